@@ -1,0 +1,62 @@
+#pragma once
+// Clang-style diagnostics: `file:line:col: error: message [rule-id]`, the source line, a caret
+// under the offending column, then notes. Every front-end error in LayoutProof is one of these.
+#include <cstddef>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace lp {
+
+/// A named piece of text that diagnostics point into (a file, or a command-line argument).
+/// Invariant: `text` is the exact bytes that byte offsets in SourceLoc refer to.
+struct SourceText {
+  std::string name;  ///< shown before the line number, e.g. "kernel.cu" or "<layout>"
+  std::string text;
+  /// Offset within the file at which `text` starts, used when a layout was cut out of a larger
+  /// file so locations still name the file's own line and column.
+  size_t line_base = 1;
+  size_t col_base = 1;  ///< column of text[0] when it sits on line `line_base`
+};
+
+/// A byte offset into a SourceText. `source` may be null for messages without a location.
+struct SourceLoc {
+  std::shared_ptr<const SourceText> source;
+  size_t offset = 0;
+};
+
+enum class Severity { Note, Warning, Error };
+
+struct Note {
+  SourceLoc loc;  ///< may have a null source: then the note has no location line
+  std::string message;
+};
+
+struct Diagnostic {
+  Severity severity = Severity::Error;
+  SourceLoc loc;
+  std::string message;
+  std::string rule_id;  ///< empty for front-end errors
+  std::vector<Note> notes;
+
+  /// Line and column (1-based) of `loc`, columns counted in bytes like clang.
+  std::pair<size_t, size_t> line_col() const;
+  /// The full clang-style rendering, ending with a newline.
+  std::string render() const;
+};
+
+/// Exception carrying a diagnostic: what parsers and IR constructors throw on bad input.
+class DiagnosticError : public std::runtime_error {
+ public:
+  explicit DiagnosticError(Diagnostic d) : std::runtime_error(d.message), diag_(std::move(d)) {}
+  const Diagnostic& diagnostic() const { return diag_; }
+
+ private:
+  Diagnostic diag_;
+};
+
+/// Line and column of a byte offset (1-based), honouring the text's line/column base.
+std::pair<size_t, size_t> line_col_of(const SourceText& src, size_t offset);
+
+}  // namespace lp

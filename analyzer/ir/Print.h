@@ -1,0 +1,37 @@
+#pragma once
+// Printing a Layout in each notation. Printing is exact or it fails: when a notation cannot say
+// what the layout means, ConversionError says precisely which part does not fit and why.
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "analyzer/ir/Layout.h"
+
+namespace lp {
+
+enum class Notation { Cute, Tirx, Descriptor };
+
+const char* notation_name(Notation n);
+
+class ConversionError : public std::runtime_error {
+ public:
+  explicit ConversionError(const std::string& what) : std::runtime_error(what) {}
+};
+
+/// A printed layout plus what the reader must know: parts of the meaning that live outside the
+/// notation (TIRx's logical shape, a descriptor's shape), as notes for stderr.
+struct Printed {
+  std::string text;
+  std::vector<std::string> notes;
+};
+
+/// CuTe print format, verbatim as CuTe prints it: `(_4,_3):(_1,_4)`, `Sw<3,3,3> o _0 o ...`.
+Printed print_cute(const Layout& layout);
+/// TIRx: `S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid`,
+/// swizzles as `ComposeLayout(M, B, S, tile)`.
+Printed print_tirx(const Layout& layout);
+/// Seed-003 descriptor: `(1@0, 8@1)`.
+Printed print_descriptor(const Layout& layout);
+Printed print(const Layout& layout, Notation notation);
+
+}  // namespace lp

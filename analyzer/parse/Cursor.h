@@ -1,0 +1,81 @@
+#pragma once
+// The scanner every layout parser shares: positions into one SourceText, whitespace skipping,
+// checked integer literals, a nesting-depth limit, and errors as clang-style diagnostics with a
+// caret and what was expected.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "analyzer/diag/Diagnostic.h"
+
+namespace lp {
+
+/// Limits on what a user's text may ask of a parser.
+struct ParseLimits {
+  size_t max_depth = 64;           ///< nesting of tuples, groups and calls
+  size_t max_length = 1 << 20;     ///< bytes of one layout text
+};
+
+class Cursor {
+ public:
+  Cursor(std::shared_ptr<const SourceText> src, ParseLimits limits = {});
+
+  const std::shared_ptr<const SourceText>& source() const { return src_; }
+  std::string_view text() const { return src_->text; }
+  size_t pos() const { return pos_; }
+  void set_pos(size_t p) { pos_ = p; }
+
+  void skip_ws();
+  bool at_end();  ///< after skipping whitespace
+  /// Character `ahead` bytes past the current position, without skipping whitespace; 0 at end.
+  char peek_raw(size_t ahead = 0) const;
+  /// First character after whitespace; 0 at end.
+  char peek();
+  /// True if the text after whitespace starts with `s` (and, for words, is not followed by an
+  /// identifier character).
+  bool looking_at(std::string_view s);
+  bool consume(std::string_view s);
+  void expect(std::string_view s, std::string_view context);
+
+  /// A signed decimal literal, `-` allowed. Overflow is an error located at the literal.
+  int64_t parse_int(std::string_view what);
+  /// An identifier [A-Za-z_][A-Za-z0-9_]*; empty if none here.
+  std::string parse_identifier();
+  /// Integer constant expression: literals, + - * // / (exact), parentheses, unary minus.
+  /// Used for C++ template arguments (`Int<128 + 4>`) and Python arguments.
+  int64_t parse_const_expr(std::string_view what);
+
+  /// Guards one level of nesting; throws when the depth limit is exceeded.
+  class Depth {
+   public:
+    explicit Depth(Cursor& c);
+    ~Depth() { --c_.depth_; }
+    Depth(const Depth&) = delete;
+    Depth& operator=(const Depth&) = delete;
+
+   private:
+    Cursor& c_;
+  };
+
+  [[noreturn]] void fail_at(size_t offset, const std::string& message) const;
+  /// "expected X" at the current token, naming what was found instead.
+  [[noreturn]] void fail_expected(std::string_view what);
+  /// A description of the token at the current position: "')'", "end of input", "byte 0xE2".
+  std::string describe_here();
+
+ private:
+  int64_t const_sum();
+  int64_t const_product();
+  int64_t const_atom();
+
+  std::shared_ptr<const SourceText> src_;
+  ParseLimits limits_;
+  size_t pos_ = 0;
+  size_t depth_ = 0;
+};
+
+bool is_ident_start(char c);
+bool is_ident_char(char c);
+
+}  // namespace lp

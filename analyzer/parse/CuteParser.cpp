@@ -1,0 +1,149 @@
+// CuTe's print format, read verbatim as CuTe prints it (cute/layout.hpp, cute/swizzle.hpp,
+// cute/layout_composed.hpp, cute/pointer_flagged.hpp, cute/numeric/arithmetic_tuple.hpp).
+#include <fmt/format.h>
+
+#include "analyzer/parse/AxisTable.h"
+#include "analyzer/parse/Parsers.h"
+#include "analyzer/parse/TreeBuilder.h"
+
+namespace lp {
+
+namespace {
+
+// `_4` (static) or `4` (dynamic), also `_-1`.
+std::pair<int64_t, bool> cute_int(Cursor& c, std::string_view what) {
+  bool is_static = false;
+  c.skip_ws();
+  if (c.peek_raw() == '_' && ((c.peek_raw(1) >= '0' && c.peek_raw(1) <= '9') || c.peek_raw(1) == '-')) {
+    is_static = true;
+    c.set_pos(c.pos() + 1);
+    return {c.parse_int(what), is_static};
+  }
+  return {c.parse_int(what), is_static};
+}
+
+TreeNode parse_shape(Cursor& c) {
+  Cursor::Depth guard(c);
+  c.skip_ws();
+  TreeNode n;
+  n.at = c.pos();
+  if (c.consume("(")) {
+    n.leaf = false;
+    if (c.consume(")")) return n;
+    do n.children.push_back(parse_shape(c));
+    while (c.consume(","));
+    c.expect(")", "or ',' in the shape tuple");
+    return n;
+  }
+  auto [v, st] = cute_int(c, "an extent (e.g. _8 or 8) or '(' in the shape");
+  n.extent = v;
+  n.static_value = st;
+  return n;
+}
+
+TreeNode parse_stride(Cursor& c, AxisTable& axes) {
+  Cursor::Depth guard(c);
+  c.skip_ws();
+  TreeNode n;
+  n.at = c.pos();
+  if (c.consume("(")) {
+    n.leaf = false;
+    if (c.consume(")")) return n;
+    do n.children.push_back(parse_stride(c, axes));
+    while (c.consume(","));
+    c.expect(")", "or ',' in the stride tuple");
+    return n;
+  }
+  auto [v, st] = cute_int(c, "a stride (e.g. _1, 64, _1@0) or '(' in the stride");
+  n.static_value = st;
+  n.term.value = v;
+  std::vector<uint32_t> printed;  // CuTe prints the innermost index first
+  while (c.peek() == '@') {
+    c.set_pos(c.pos() + 1);
+    c.skip_ws();
+    size_t at = c.pos();
+    int64_t d = c.parse_int("a basis index after '@'");
+    if (d < 0 || d > 1023) c.fail_at(at, fmt::format("basis index {} is outside [0, 1023]", d));
+    printed.push_back(static_cast<uint32_t>(d));
+    if (printed.size() > 16) c.fail_at(at, "a basis nested deeper than 16 levels");
+  }
+  if (!printed.empty()) n.term.axis = Axis::basis({printed.rbegin(), printed.rend()});
+  else if (v != 0) n.term.axis = Axis::memory();
+  axes.note(n.term);
+  return n;
+}
+
+Layout parse_core(Cursor& c) {
+  c.skip_ws();
+  size_t start = c.pos();
+  bool angle = c.consume("<");  // seed 003's `<8 : 2>`
+  TreeNode shape = parse_shape(c);
+  c.expect(":", "between the shape and the stride");
+  AxisTable axes;
+  TreeNode stride = parse_stride(c, axes);
+  if (angle) c.expect(">", "to close '<shape : stride>'");
+  bool has_basis = false;
+  const Axis* memory_user = nullptr;
+  for (const Axis& a : axes.axes()) {
+    if (a.is_basis()) has_basis = true;
+    else memory_user = &a;
+  }
+  if (has_basis && memory_user)
+    c.fail_at(stride.at, "the strides mix integer offsets and scaled bases (N@i); CuTe cannot add the two");
+  if (axes.empty()) axes.index(Axis::memory());
+  return build_layout(c, start, shape, stride, axes, IndexOrder::Colex);
+}
+
+}  // namespace
+
+Layout parse_cute(Cursor& c) {
+  Cursor::Depth guard(c);
+  c.skip_ws();
+  size_t start = c.pos();
+  if (!c.looking_at("Sw<") && !c.looking_at("Sw <")) return parse_core(c);
+  c.expect("Sw", "");
+  c.expect("<", "after 'Sw'");
+  size_t params = c.pos();
+  int64_t b = c.parse_int("the swizzle's B");
+  c.expect(",", "between swizzle parameters");
+  int64_t m = c.parse_int("the swizzle's M");
+  c.expect(",", "between swizzle parameters");
+  int64_t s = c.parse_int("the swizzle's S");
+  c.expect(">", "to close 'Sw<B,M,S>'");
+  if (std::string why = Swizzle::check(b, m, s); !why.empty()) c.fail_at(params, why);
+  Swizzle sw(static_cast<int>(b), static_cast<int>(m), static_cast<int>(s));
+  c.expect("o", "after the swizzle (CuTe composes as 'Sw<B,M,S> o OFFSET o LAYOUT')");
+  c.skip_ws();
+  Stage offset{Stage::Kind::AddOffset, 0, true, {}, 0};
+  Stage swz{Stage::Kind::Swizzle, 0, true, sw, 0};
+  if (c.consume("smem_ptr")) {
+    c.expect("[", "after 'smem_ptr'");
+    size_t at = c.pos();
+    int64_t bits = c.parse_int("the element width in bits");
+    if (bits < 1 || bits > 1024 || (bits & (bits - 1)))
+      c.fail_at(at, fmt::format("element width {} bits is not a power of two in [1, 1024]", bits));
+    c.expect("b", "after the element width (as in smem_ptr[16b])");
+    c.expect("]", "to close 'smem_ptr[...]'");
+    c.expect("(", "as in 'smem_ptr[16b](unset)'");
+    c.expect("unset", "as in 'smem_ptr[16b](unset)'");
+    c.expect(")", "as in 'smem_ptr[16b](unset)'");
+    swz.kind = Stage::Kind::ByteSwizzle;
+    swz.element_bits = static_cast<int>(bits);
+  } else {
+    auto [v, st] = cute_int(c, "the composed offset (e.g. _0) or smem_ptr[16b](unset)");
+    offset.offset = v;
+    offset.static_offset = st;
+  }
+  c.expect("o", "after the offset (CuTe composes as 'Sw<B,M,S> o OFFSET o LAYOUT')");
+  Layout inner = parse_cute(c);
+  LayoutParts p = inner.parts();
+  if (offset.offset != 0) p.stages.push_back(offset);
+  p.stages.push_back(swz);
+  try {
+    return Layout::make(std::move(p));
+  } catch (const LayoutError& e) {
+    c.fail_at(start, e.what());
+  }
+}
+
+}  // namespace lp

@@ -1,0 +1,26 @@
+#pragma once
+// Shape and stride trees as parsers read them, and their assembly into a Layout, with congruence
+// checked and every error located at the offending subtree.
+#include <vector>
+
+#include "analyzer/ir/Layout.h"
+#include "analyzer/parse/AxisTable.h"
+#include "analyzer/parse/Cursor.h"
+
+namespace lp {
+
+struct TreeNode {
+  bool leaf = true;
+  std::vector<TreeNode> children;
+  size_t at = 0;              ///< offset of the node in the source
+  int64_t extent = 0;         ///< shape leaves
+  Term term;                  ///< stride leaves
+  bool static_value = true;   ///< CuTe `_N`
+};
+
+/// Builds a Layout from congruent shape and stride trees. An empty `shape` leaf list with a
+/// non-empty stride is not possible here: congruence is checked first.
+Layout build_layout(Cursor& c, size_t start, const TreeNode& shape, const TreeNode& stride,
+                    const AxisTable& axes, IndexOrder order);
+
+}  // namespace lp

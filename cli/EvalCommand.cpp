@@ -1,0 +1,150 @@
+// `layoutproof eval LAYOUT [--all | --at I] [--preimage P] [--json]`: exact images of a layout.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "analyzer/ir/Checked.h"
+#include "cli/Command.h"
+#include "cli/ImageJson.h"
+#include "cli/LayoutArg.h"
+
+namespace lp::cli {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+/// Largest domain `eval --all` prints; beyond it, ask for single points.
+constexpr int64_t kMaxListed = int64_t{1} << 22;
+
+std::string coord_text(const Layout& l, int64_t i) {
+  auto c = l.split(i);
+  std::string s = "(";
+  for (size_t k = 0; k < c.size(); ++k) s += fmt::format("{}{}", k ? "," : "", c[k]);
+  return s + ")";
+}
+
+// "m=3,laneid=1" or a single integer for scalar layouts.
+Point parse_point(const Layout& l, const std::string& text) {
+  Point p(l.axes().size(), 0);
+  if (l.is_scalar() && text.find('=') == std::string::npos) {
+    try {
+      size_t used = 0;
+      p[0] = std::stoll(text, &used);
+      if (used != text.size()) throw std::invalid_argument("trailing");
+      return p;
+    } catch (const std::exception&) {
+      throw LayoutError(fmt::format("--preimage '{}' is not an integer offset", text));
+    }
+  }
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    size_t eq = item.find('=');
+    if (eq == std::string::npos) throw LayoutError(fmt::format("--preimage item '{}' is not AXIS=VALUE", item));
+    std::string axis = item.substr(0, eq);
+    bool found = false;
+    for (size_t a = 0; a < l.axes().size(); ++a)
+      if (l.axes()[a].spelling() == axis) {
+        try {
+          size_t used = 0;
+          p[a] = std::stoll(item.substr(eq + 1), &used);
+          if (used != item.size() - eq - 1) throw std::invalid_argument("trailing");
+        } catch (const std::exception&) {
+          throw LayoutError(fmt::format("--preimage value in '{}' is not an integer", item));
+        }
+        found = true;
+      }
+    if (!found) throw LayoutError(fmt::format("--preimage names axis '{}', which the layout does not have", axis));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return p;
+}
+
+class EvalCommand : public Command {
+ public:
+  CLI::App* setup(CLI::App& app) override {
+    auto* sub = app.add_subcommand("eval", "Evaluate a layout exactly: the image of every 1-D index");
+    sub->add_option("layout", layout_, "Layout in CuTe, TIRx or descriptor notation")->required();
+    auto* all = sub->add_flag("--all", all_, "Every index of the domain (the default)");
+    auto* at = sub->add_option("--at", at_, "Only the 1-D index I");
+    all->excludes(at);
+    sub->add_option("--preimage", preimage_, "Indices whose image is P (an offset, or AXIS=V,...)")->excludes(at);
+    sub->add_option("--notation", notation_, "Force the input notation: cute, tirx or descriptor");
+    sub->add_flag("--json", json_, "Machine-readable output");
+    return sub;
+  }
+
+  int run() override {
+    ParsedLayout parsed = read_layout_arg(layout_, notation_);
+    const Layout& l = parsed.layout;
+    try {
+      int64_t size = l.size();
+      json out;
+      out["notation"] = notation_name(parsed.notation);
+      out["size"] = size;
+      Point cos = l.cosize();
+      if (l.is_scalar()) out["cosize"] = cos[0];
+      else {
+        json c = json::object();
+        for (size_t a = 0; a < cos.size(); ++a) c[l.axes()[a].spelling()] = cos[a];
+        out["cosize"] = c;
+      }
+      if (!preimage_.empty()) {
+        auto idx = lp::preimage(l, parse_point(l, preimage_));
+        out["preimage"] = idx;
+        emit(out, [&] {
+          std::cout << fmt::format("preimage of {}: {} indices\n", preimage_, idx.size());
+          for (int64_t i : idx) std::cout << fmt::format("  {} {}\n", i, coord_text(l, i));
+        });
+        return kOk;
+      }
+      if (at_) {
+        out["index"] = *at_;
+        out["images"] = json::array({image_json(l, parsed.notation, *at_)});
+        emit(out, [&] {
+          std::cout << fmt::format("{} {} -> {}\n", *at_, coord_text(l, *at_), image_text(l, parsed.notation, *at_));
+        });
+        return kOk;
+      }
+      if (size > kMaxListed)
+        throw LayoutError(fmt::format("the domain has {} points; --all lists at most {} (use --at I)", size, kMaxListed));
+      json images = json::array();
+      for (int64_t i = 0; i < size; ++i) images.push_back(image_json(l, parsed.notation, i));
+      out["images"] = std::move(images);
+      emit(out, [&] {
+        std::cout << fmt::format("{} layout, size {}, cosize {}\n", notation_name(parsed.notation), size,
+                                 out["cosize"].dump());
+        for (int64_t i = 0; i < size; ++i)
+          std::cout << fmt::format("{:>6} {:<16} -> {}\n", i, coord_text(l, i), image_text(l, parsed.notation, i));
+      });
+      return kOk;
+    } catch (const LayoutError& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      return kBadInput;
+    } catch (const OverflowError& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      return kBadInput;
+    }
+  }
+
+ private:
+  template <class TextFn>
+  void emit(const json& out, TextFn text) {
+    if (json_) std::cout << out.dump() << "\n";
+    else text();
+  }
+
+  std::string layout_, notation_, preimage_;
+  bool all_ = false, json_ = false;
+  std::optional<int64_t> at_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_eval_command() { return std::make_unique<EvalCommand>(); }
+
+}  // namespace lp::cli

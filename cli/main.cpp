@@ -1,0 +1,38 @@
+// layoutproof: a thin driver. It parses the command line and hands over to one subcommand;
+// all the work is in the libraries under analyzer/ (and, later, solver/ and rules/).
+#include <spdlog/spdlog.h>
+
+#include <iostream>
+
+#include "cli/Command.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"LayoutProof: verify GPU tensor layouts (injectivity, bank conflicts, composition, coverage)",
+               "layoutproof"};
+  app.require_subcommand(1);
+  bool verbose = false;
+  app.add_flag("-v,--verbose", verbose, "Log what the tool is doing to stderr");
+  app.set_version_flag("--version", "layoutproof 0.1.0");
+
+  auto commands = lp::cli::make_commands();
+  std::vector<std::pair<CLI::App*, lp::cli::Command*>> subs;
+  for (auto& c : commands) subs.emplace_back(c->setup(app), c.get());
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : lp::cli::kBadInput;
+  }
+  spdlog::set_level(verbose ? spdlog::level::debug : spdlog::level::warn);
+  try {
+    for (auto& [sub, cmd] : subs)
+      if (sub->parsed()) return cmd->run();
+  } catch (const lp::cli::ExitRequest& e) {
+    return e.code;
+  } catch (const std::exception& e) {
+    std::cerr << "error: internal error: " << e.what() << "\n";
+    return lp::cli::kBadInput;
+  }
+  return lp::cli::kBadInput;
+}
