@@ -246,8 +246,8 @@ Printed print_descriptor(const Layout& in) {
       if (n.leaf) {
         const Mode& m = l.modes()[next++];
         auto axis = stride_axis(l, m.stride, "a descriptor");
-        if (!axis)
-          throw ConversionError("a zero stride has no descriptor spelling (every entry is a basis N@dim)");
+        // A zero stride contributes nothing along any axis; write it on the first one.
+        if (!axis) return l.axes().empty() ? std::string("0@0") : "0" + l.axes()[0].spelling();
         return fmt::format("{}{}", m.stride[*axis], l.axes()[*axis].spelling());
       }
       std::string s = "(";

@@ -126,8 +126,20 @@ std::string Cursor::parse_identifier() {
 int64_t Cursor::parse_const_expr(std::string_view what) {
   skip_ws();
   size_t start = pos_;
+  const_what_ = what;
   try {
     return const_sum();
+  } catch (const OverflowError& e) {
+    fail_at(start, fmt::format("{} in {}", e.what(), what));
+  }
+}
+
+int64_t Cursor::parse_const_term(std::string_view what) {
+  skip_ws();
+  size_t start = pos_;
+  const_what_ = what;
+  try {
+    return const_product();
   } catch (const OverflowError& e) {
     fail_at(start, fmt::format("{} in {}", e.what(), what));
   }
@@ -188,7 +200,7 @@ int64_t Cursor::const_atom() {
     ++pos_;
     return const_atom();
   }
-  if (peek_raw() >= '0' && peek_raw() <= '9') return parse_int("an integer");
+  if (peek_raw() >= '0' && peek_raw() <= '9') return parse_int(const_what_);
   if (is_ident_start(peek_raw())) {
     size_t at = pos_;
     std::string id = parse_identifier();
@@ -196,7 +208,7 @@ int64_t Cursor::const_atom() {
                             "as an integer (bind parameters in an annotation)",
                             id));
   }
-  fail_expected("an integer");
+  fail_expected(const_what_);
 }
 
 }  // namespace lp

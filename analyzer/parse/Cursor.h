@@ -45,6 +45,9 @@ class Cursor {
   /// Integer constant expression: literals, + - * // / (exact), parentheses, unary minus.
   /// Used for C++ template arguments (`Int<128 + 4>`) and Python arguments.
   int64_t parse_const_expr(std::string_view what);
+  /// The same without top-level + and -, for places where '+' separates terms
+  /// (TIRx's `1@laneid + 2@warpid + 64`); a sum needs parentheses there.
+  int64_t parse_const_term(std::string_view what);
 
   /// Guards one level of nesting; throws when the depth limit is exceeded.
   class Depth {
@@ -73,6 +76,7 @@ class Cursor {
   ParseLimits limits_;
   size_t pos_ = 0;
   size_t depth_ = 0;
+  std::string_view const_what_ = "an integer";  ///< what the constant expression being read is
 };
 
 bool is_ident_start(char c);

@@ -24,7 +24,7 @@ Notation detect_notation(std::string_view text) {
   if (t[0] == '(') {
     // A descriptor is a bare group of bases: no ':' at all (CuTe always writes shape:stride).
     if (t.find(':') == std::string_view::npos && t.find('@') != std::string_view::npos) return Notation::Descriptor;
-    if (t.find_first_not_of("() \t\r\n") == std::string_view::npos) return Notation::Descriptor;
+    if (t.find_first_not_of("(), \t\r\n") == std::string_view::npos) return Notation::Descriptor;
   }
   return Notation::Cute;
 }

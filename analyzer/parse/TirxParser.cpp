@@ -32,10 +32,11 @@ bool looking_at_bracket(Cursor& c, std::string_view letter) {
   return ok;
 }
 
-// `n` or `n@axis` or `n @ Axis.name`.
-Term parse_term(Cursor& c, std::string_view what) {
+// `n` or `n@axis` or `n @ Axis.name`. In a sum of offset terms '+' separates terms, so there
+// the number is a product (`between_plus`); inside brackets it may be any constant expression.
+Term parse_term(Cursor& c, std::string_view what, bool between_plus = false) {
   Term t;
-  t.value = c.parse_const_expr(what);
+  t.value = between_plus ? c.parse_const_term(what) : c.parse_const_expr(what);
   if (c.peek() == '@') {
     c.set_pos(c.pos() + 1);
     c.skip_ws();
@@ -137,7 +138,7 @@ void parse_sum(Cursor& c, TileText& t) {
       c.expect("[", "after 'O'");
       bool tuple = c.consume("(");
       do {
-        Term term = parse_term(c, "an offset term (e.g. 1@gpuid_x)");
+        Term term = parse_term(c, "an offset term (e.g. 1@gpuid_x)", true);
         t.axes.note(term);
         t.offsets.push_back(term);
       } while (c.consume(",") || c.consume("+"));
@@ -147,7 +148,7 @@ void parse_sum(Cursor& c, TileText& t) {
       char ch = c.peek();
       if (!((ch >= '0' && ch <= '9') || ch == '-' || ch == '('))
         c.fail_expected("S[...], R[...], O[...] or an offset term like 5@warpid");
-      Term term = parse_term(c, "an offset term (e.g. 5@warpid or 64)");
+      Term term = parse_term(c, "an offset term (e.g. 5@warpid or 64)", true);
       t.axes.note(term);
       t.offsets.push_back(term);
     }
@@ -172,7 +173,10 @@ Layout build_tile(Cursor& c, TileText& t) {
   p.offset.assign(p.axes.size(), 0);
   for (const Term& term : t.offsets) {
     Point d = t.axes.dense(term);
-    for (size_t a = 0; a < d.size(); ++a) p.offset[a] += d[a];
+    for (size_t a = 0; a < d.size(); ++a) {
+      if (__builtin_add_overflow(p.offset[a], d[a], &p.offset[a]))
+        c.fail_at(t.start, "the offset terms add up past 64 bits");
+    }
   }
   try {
     return Layout::make(std::move(p));
