@@ -28,9 +28,11 @@ void value_braces(Cursor& c) {
   else if (c.looking_at("()")) c.consume("()");
 }
 
-// `_8`, `Int<8>`, `C<8>` (static) or a plain constant expression (dynamic). Returns value and
-// whether it is static. `allow_dynamic` is false inside template argument lists.
-std::pair<int64_t, bool> int_value(Cursor& c, bool allow_dynamic, std::string_view what) {
+std::pair<int64_t, bool> int_value(Cursor& c, bool allow_dynamic, std::string_view what);
+
+// One integer operand: `_8`, `Int<8>`, `C<8>` (static) or a literal (dynamic). `allow_dynamic`
+// is false inside template argument lists, where only static integers are types.
+std::pair<int64_t, bool> int_atom(Cursor& c, bool allow_dynamic, std::string_view what) {
   c.skip_ws();
   size_t save = c.pos();
   std::string w = word(c);
@@ -51,7 +53,61 @@ std::pair<int64_t, bool> int_value(Cursor& c, bool allow_dynamic, std::string_vi
   }
   c.set_pos(save);
   if (!allow_dynamic) c.fail_expected(fmt::format("{} as a static integer (_8, Int<8>)", what));
-  return {c.parse_const_expr(what), false};
+  if (c.consume("(")) {
+    Cursor::Depth guard(c);
+    auto v = int_value(c, true, what);
+    c.expect(")", "to close the parenthesised expression");
+    return v;
+  }
+  if (is_ident_start(c.peek())) {
+    size_t at = c.pos();
+    std::string id = c.parse_identifier();
+    c.fail_at(at, fmt::format("'{}' is not a number: layout texts must give every extent and stride as an "
+                              "integer (bind parameters in an annotation)",
+                              id));
+  }
+  return {c.parse_int(what), false};
+}
+
+// An integer value expression as C++ computes it: `Int<128>{} + Int<1>{}` is the static _129,
+// `bM + Int<1>{}` with a literal bM is dynamic.
+std::pair<int64_t, bool> int_value(Cursor& c, bool allow_dynamic, std::string_view what) {
+  auto term = [&]() {
+    auto [v, st] = int_atom(c, allow_dynamic, what);
+    while (allow_dynamic) {
+      c.skip_ws();
+      size_t op = c.pos();
+      if (c.peek() == '*') {
+        c.set_pos(c.pos() + 1);
+        auto [r, rs] = int_atom(c, true, what);
+        if (__builtin_mul_overflow(v, r, &v)) c.fail_at(op, fmt::format("integer overflow in {}", what));
+        st = st && rs;
+      } else if (c.peek() == '/' ) {
+        c.set_pos(c.pos() + 1);
+        auto [r, rs] = int_atom(c, true, what);
+        if (r == 0) c.fail_at(op, "division by zero");
+        if (v % r != 0) c.fail_at(op, fmt::format("{} / {} is not an integer", v, r));
+        v /= r;
+        st = st && rs;
+      } else {
+        break;
+      }
+    }
+    return std::pair<int64_t, bool>{v, st};
+  };
+  auto [v, st] = term();
+  while (allow_dynamic) {
+    c.skip_ws();
+    size_t op = c.pos();
+    char ch = c.peek();
+    if (ch != '+' && ch != '-') break;
+    c.set_pos(c.pos() + 1);
+    auto [r, rs] = term();
+    bool overflow = ch == '+' ? __builtin_add_overflow(v, r, &v) : __builtin_sub_overflow(v, r, &v);
+    if (overflow) c.fail_at(op, fmt::format("integer overflow in {}", what));
+    st = st && rs;
+  }
+  return {v, st};
 }
 
 // Shape<...>, make_shape(...), or an integer.
