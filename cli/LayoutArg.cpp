@@ -1,5 +1,7 @@
 #include "cli/LayoutArg.h"
 
+#include <spdlog/spdlog.h>
+
 #include <iostream>
 
 #include "cli/Command.h"
@@ -19,7 +21,10 @@ ParsedLayout read_layout_arg(const std::string& text, const std::string& notatio
                              const std::string& arg_name) {
   auto notation = notation_from_option(notation_option);
   try {
-    return parse_layout_text(text, arg_name, notation);
+    ParsedLayout parsed = parse_layout_text(text, arg_name, notation);
+    spdlog::debug("{}: read as {} notation ({}), {} modes over {} axes", arg_name, notation_name(parsed.notation),
+                  notation ? "forced" : "detected", parsed.layout.modes().size(), parsed.layout.axes().size());
+    return parsed;
   } catch (const DiagnosticError& e) {
     std::cerr << e.diagnostic().render();
     throw ExitRequest{kBadInput};
