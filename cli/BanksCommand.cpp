@@ -1,0 +1,107 @@
+// `layoutproof banks --arch sm_90 --instr NAME --addresses A0,...,A31 [--json]`: the exact
+// shared-memory wavefronts of one warp-wide instruction (model: hw/BankModel.h).
+#include <fmt/format.h>
+
+#include <charconv>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "analyzer/ir/Checked.h"
+#include "cli/Command.h"
+#include "hw/BankModel.h"
+#include "hw/HwError.h"
+
+namespace lp::cli {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// "0,16,32,..." → byte offsets; every item must be a whole decimal integer.
+std::vector<int64_t> parse_addresses(const std::string& text) {
+  std::vector<int64_t> out;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    int64_t value = 0;
+    const char* end = item.data() + item.size();
+    auto [ptr, ec] = std::from_chars(item.data(), end, value);
+    if (item.empty() || ec != std::errc() || ptr != end)
+      throw hw::HwError(fmt::format("--addresses item {} ('{}') is not an integer byte offset", out.size(), item));
+    out.push_back(value);
+    if (comma == std::string::npos) return out;
+    start = comma + 1;
+  }
+}
+
+std::string lane_text(const std::vector<int>& lanes) {
+  return lanes.size() > 1 && lanes.back() - lanes.front() + 1 == static_cast<int>(lanes.size())
+             ? fmt::format("{}-{}", lanes.front(), lanes.back())
+             : fmt::format("{}", fmt::join(lanes, ","));
+}
+
+class BanksCommand : public Command {
+ public:
+  CLI::App* setup(CLI::App& app) override {
+    auto* sub = app.add_subcommand("banks", "Exact shared-memory wavefronts of one warp-wide instruction");
+    sub->add_option("--arch", arch_, "Architecture: sm_80, sm_90 or sm_100")->default_val("sm_90");
+    sub->add_option("--instr", instr_, "Instruction, e.g. ld.shared.v4.b32, ldmatrix.x4.trans")->required();
+    sub->add_option("--addresses", addresses_,
+                    "32 comma-separated byte offsets of lanes 0..31 from a 1024-byte-aligned base")
+        ->required();
+    sub->add_flag("--json", json_, "Machine-readable output");
+    return sub;
+  }
+
+  int run() override {
+    try {
+      const hw::Arch& arch = hw::arch_by_name(arch_);
+      const hw::SmemInstr& instr = hw::smem_instr(instr_);
+      const hw::AccessCost cost = hw::smem_access_cost(arch, instr, parse_addresses(addresses_));
+      if (json_) print_json(cost);
+      else print_text(arch, instr, cost);
+      return kOk;
+    } catch (const hw::HwError& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      return kBadInput;
+    } catch (const OverflowError& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      return kBadInput;
+    }
+  }
+
+ private:
+  static void print_json(const hw::AccessCost& cost) {
+    json phases = json::array();
+    for (const hw::PhaseCost& p : cost.phases)
+      phases.push_back({{"lanes", p.lanes}, {"wavefronts", p.wavefronts}, {"bank", p.bank}, {"words", p.words}});
+    json out{{"wavefronts", cost.wavefronts},
+             {"ideal", cost.ideal},
+             {"conflict_free", cost.conflict_free},
+             {"phases", std::move(phases)}};
+    std::cout << out.dump() << "\n";
+  }
+
+  static void print_text(const hw::Arch& arch, const hw::SmemInstr& instr, const hw::AccessCost& cost) {
+    std::cout << fmt::format("{} on {}: {} wavefronts, ideal {}, {}{}\n", instr.name, arch.name, cost.wavefronts,
+                             cost.ideal, cost.conflict_free ? "conflict-free" : "bank conflicts",
+                             cost.merged ? " (load merged)" : "");
+    std::cout << fmt::format("{:<6} {:<12} {:>10} {:>5}  {}\n", "phase", "lanes", "wavefronts", "bank",
+                             "distinct words of that bank (byte offset / 4)");
+    for (size_t k = 0; k < cost.phases.size(); ++k) {
+      const hw::PhaseCost& p = cost.phases[k];
+      std::cout << fmt::format("{:<6} {:<12} {:>10} {:>5}  {}\n", k, lane_text(p.lanes), p.wavefronts, p.bank,
+                               fmt::join(p.words, ","));
+    }
+  }
+
+  std::string arch_, instr_, addresses_;
+  bool json_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_banks_command() { return std::make_unique<BanksCommand>(); }
+
+}  // namespace lp::cli

@@ -1,0 +1,38 @@
+#include "hw/Arch.h"
+
+#include <array>
+
+#include "hw/HwError.h"
+
+namespace lp::hw {
+
+namespace {
+
+constexpr long long kKiB = 1024;
+
+const std::array<Arch, 3>& arches() {
+  static const std::array<Arch, 3> kArches{{
+      {"sm_80", 80, 32, 4, 163 * kKiB, false, false},
+      {"sm_90", 90, 32, 4, 227 * kKiB, true, true},
+      {"sm_100", 100, 32, 4, 227 * kKiB, false, true},
+  }};
+  return kArches;
+}
+
+}  // namespace
+
+const Arch& arch_by_name(std::string_view name) {
+  for (const Arch& a : arches())
+    if (a.name == name) return a;
+  std::string known;
+  for (const Arch& a : arches()) known += (known.empty() ? "" : ", ") + std::string(a.name);
+  throw HwError("unknown architecture '" + std::string(name) + "' (known: " + known + ")");
+}
+
+std::vector<std::string> arch_names() {
+  std::vector<std::string> names;
+  for (const Arch& a : arches()) names.emplace_back(a.name);
+  return names;
+}
+
+}  // namespace lp::hw

@@ -1,0 +1,29 @@
+#pragma once
+// Per-architecture shared-memory parameters. Sources (docs/hardware.md): the CUDA C++
+// Programming Guide (32 banks of 4 bytes since sm_50; shared memory per block: 163 KB on sm_80,
+// 227 KB on sm_90 and sm_100), the PTX ISA (instruction availability) and the sm_90
+// measurements of ../shared/hw/README.md (load merging).
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lp::hw {
+
+struct Arch {
+  std::string_view name;  ///< "sm_90"
+  int sm = 0;             ///< 90
+  int banks = 32;
+  int bank_bytes = 4;
+  /// Largest dynamic shared memory one block can have: every accessed byte must lie below it.
+  long long max_smem_bytes_per_block = 0;
+  /// Whether 64/128-bit loads merge lanes (hw/README.md). Only measured on sm_90; elsewhere the
+  /// model assumes no merging, which can only over-count wavefronts (a safe upper bound).
+  bool load_merging = false;
+  bool has_stmatrix = false;  ///< stmatrix is sm_90+
+};
+
+/// Throws HwError naming the known architectures when `name` is not one of them.
+const Arch& arch_by_name(std::string_view name);
+std::vector<std::string> arch_names();
+
+}  // namespace lp::hw

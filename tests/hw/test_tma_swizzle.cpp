@@ -1,0 +1,102 @@
+// TMA/WGMMA swizzles, box limits and descriptor encodings against facts.md's bit formulas and
+// hand-computed descriptor words.
+#include <catch2/catch.hpp>
+
+#include "hw/HwError.h"
+#include "hw/TmaSwizzle.h"
+
+using namespace lp::hw;
+
+namespace {
+
+// facts.md: 128B: bits[6:4] ^= bits[9:7]; 64B: bits[5:4] ^= bits[8:7]; 32B: bit 4 ^= bit 7.
+int64_t facts_swizzle(int bits, int64_t a) {
+  const int64_t mask = (1 << bits) - 1;
+  const int64_t low = ((a >> 4) & mask) ^ ((a >> 7) & mask);
+  return (a & ~(mask << 4)) | (low << 4);
+}
+
+}  // namespace
+
+TEST_CASE("TMA swizzles are facts.md's bit maps and CuTe's byte Swizzle<B,4,3>", "[hw][tma]") {
+  for (SmemSwizzle m : {SmemSwizzle::None, SmemSwizzle::B32, SmemSwizzle::B64, SmemSwizzle::B128})
+    for (int64_t a = 0; a < 8192; ++a) {
+      INFO(swizzle_name(m) << " address " << a);
+      REQUIRE(swizzle_byte_address(m, a) == facts_swizzle(swizzle_bits(m), a));
+      REQUIRE(cute_byte_swizzle(m).apply(a) == swizzle_byte_address(m, a));
+    }
+  CHECK(swizzle_byte_address(SmemSwizzle::B128, 0x80) == 0x90);
+  CHECK(swizzle_byte_address(SmemSwizzle::B128, 0x380) == 0x3F0);
+  CHECK(swizzle_byte_address(SmemSwizzle::B64, 0x180) == 0x1B0);
+  CHECK(swizzle_byte_address(SmemSwizzle::B32, 0x80) == 0x90);
+  CHECK(swizzle_byte_address(SmemSwizzle::B32, 0x100) == 0x100);
+  CHECK(swizzle_period_bytes(SmemSwizzle::B128) == 1024);
+  CHECK(swizzle_span_bytes(SmemSwizzle::B64) == 64);
+  CHECK_THROWS_AS(swizzle_byte_address(SmemSwizzle::B32, -1), HwError);
+}
+
+TEST_CASE("byte Swizzle<3,4,3> equals element Swizzle<3,3,3> on 16-bit, <3,2,3> on 32-bit", "[hw][tma]") {
+  const auto bytes = cute_byte_swizzle(SmemSwizzle::B128);
+  for (int64_t e = 0; e < 4096; ++e) {
+    REQUIRE(bytes.apply(2 * e) / 2 == lp::Swizzle(3, 3, 3).apply(e));
+    REQUIRE(bytes.apply(4 * e) / 4 == lp::Swizzle(3, 2, 3).apply(e));
+    REQUIRE(bytes.apply(8 * e) / 8 == lp::Swizzle(3, 1, 3).apply(e));
+  }
+}
+
+TEST_CASE("TMA box limits", "[hw][tma]") {
+  CHECK(check_tma_box({SmemSwizzle::B128, 2, {64, 64}, 0}).ok());
+  CHECK_FALSE(check_tma_box({SmemSwizzle::B128, 2, {64, 64}, 0}).pattern_shifted);
+  auto wide = check_tma_box({SmemSwizzle::B128, 2, {128, 64}, 0});
+  REQUIRE(wide.violations.size() == 1);
+  CHECK_THAT(wide.violations[0], Catch::Contains("256 bytes") && Catch::Contains("at most 128"));
+  CHECK_FALSE(check_tma_box({SmemSwizzle::B64, 2, {64, 8}, 0}).ok());
+  CHECK(check_tma_box({SmemSwizzle::B64, 2, {32, 8}, 0}).ok());
+  CHECK(check_tma_box({SmemSwizzle::None, 4, {256, 256}, 0}).ok());
+  CHECK_FALSE(check_tma_box({SmemSwizzle::None, 2, {4}, 0}).ok());          // 8-byte inner box
+  CHECK_FALSE(check_tma_box({SmemSwizzle::None, 1, {16, 257}, 0}).ok());    // extent > 256
+  CHECK_FALSE(check_tma_box({SmemSwizzle::None, 2, {8, 1, 1, 1, 1, 1}, 0}).ok());  // 6 dims
+  CHECK_FALSE(check_tma_box({SmemSwizzle::B32, 2, {16}, 64}).ok());          // not 128-aligned
+  auto shifted = check_tma_box({SmemSwizzle::B128, 2, {64, 8}, 128});
+  CHECK(shifted.ok());
+  CHECK(shifted.pattern_shifted);
+  CHECK_FALSE(check_tma_box({SmemSwizzle::B32, 2, {16, 8}, 256}).pattern_shifted);
+}
+
+TEST_CASE("descriptor swizzle fields per architecture", "[hw][descriptor]") {
+  CHECK(wgmma_layout_field(SmemSwizzle::None) == 0);
+  CHECK(wgmma_layout_field(SmemSwizzle::B128) == 1);
+  CHECK(wgmma_layout_field(SmemSwizzle::B64) == 2);
+  CHECK(wgmma_layout_field(SmemSwizzle::B32) == 3);
+  CHECK(wgmma_swizzle_from_field(2) == SmemSwizzle::B64);
+  CHECK_THROWS_AS(wgmma_swizzle_from_field(4), HwError);
+  CHECK(tcgen05_swizzle_field(SmemSwizzle::None) == 0);
+  CHECK(tcgen05_swizzle_field(SmemSwizzle::B128, true) == 1);
+  CHECK(tcgen05_swizzle_field(SmemSwizzle::B128) == 2);
+  CHECK(tcgen05_swizzle_field(SmemSwizzle::B64) == 4);
+  CHECK(tcgen05_swizzle_field(SmemSwizzle::B32) == 6);
+  CHECK_THROWS_AS(tcgen05_swizzle_field(SmemSwizzle::B64, true), HwError);
+  CHECK(tcgen05_swizzle_from_field(1).atom_32b);
+  CHECK(tcgen05_swizzle_from_field(6).mode == SmemSwizzle::B32);
+  for (uint64_t bad : {3u, 5u, 7u, 8u}) CHECK_THROWS_AS(tcgen05_swizzle_from_field(bad), HwError);
+}
+
+TEST_CASE("descriptor offsets and whole descriptor words", "[hw][descriptor]") {
+  CHECK(encode_descriptor_offset(0x3FFF0, "SBO") == 0x3FFF);
+  CHECK(encode_descriptor_offset(1024, "SBO") == 64);
+  CHECK_THROWS_WITH(encode_descriptor_offset(0x40000, "SBO"), Catch::Contains("18-bit"));
+  CHECK_THROWS_WITH(encode_descriptor_offset(8, "LBO"), Catch::Contains("multiple of 16"));
+  CHECK_THROWS_AS(encode_descriptor_offset(-16, "start address"), HwError);
+  CHECK(descriptor_base_offset(SmemSwizzle::B128, 1024 + 128) == 1);
+  CHECK(descriptor_base_offset(SmemSwizzle::B128, 0x380) == 7);
+  CHECK(descriptor_base_offset(SmemSwizzle::B64, 0x380) == 3);
+  CHECK(descriptor_base_offset(SmemSwizzle::B32, 0x380) == 1);
+  CHECK(descriptor_base_offset(SmemSwizzle::None, 0x380) == 0);
+  // start 1024 -> 0x40, LBO 16 -> 1 << 16, SBO 1024 -> 0x40 << 32, 128B -> 1 << 62.
+  const MatrixDescriptor d{1024, 16, 1024, SmemSwizzle::B128, false};
+  CHECK(encode_wgmma_descriptor(d) == 0x4000004000010040ull);
+  // tcgen05: same offsets, fixed 0b001 at bit 46, 128B = 2 at bits 63-61.
+  CHECK(encode_tcgen05_descriptor(d) == 0x4000404000010040ull);
+  const MatrixDescriptor shifted{1024 + 256, 16, 1024, SmemSwizzle::B128, false};
+  CHECK((encode_wgmma_descriptor(shifted) >> 49 & 7) == 2);
+}
