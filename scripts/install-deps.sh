@@ -21,3 +21,10 @@ if ((${#missing[@]})); then
   $SUDO apt-get update -q
   $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
+
+# CuTe's headers for the algebra's differential tests (tests/algebra): the pinned nvidia-cutlass
+# wheel ships them under cutlass_library/source/include. Only the headers are used, so the
+# wheel's Python dependencies (cuda-python, scipy, ...) are not installed.
+if ! python3 -m pip show nvidia-cutlass 2>/dev/null | grep -q '^Version: 4.2.0.0$'; then
+  python3 -m pip install --quiet --no-deps nvidia-cutlass==4.2.0.0
+fi

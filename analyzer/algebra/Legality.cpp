@@ -1,0 +1,327 @@
+#include "analyzer/algebra/Legality.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <map>
+#include <unordered_map>
+
+#include "analyzer/ir/Checked.h"
+
+namespace lp::algebra {
+
+namespace {
+
+std::optional<Check> too_large(int64_t points, const std::string& what) {
+  if (points <= kMaxCheckedPoints) return std::nullopt;
+  return Check::unknown(fmt::format("{} has {} points, more than the {} the legality check enumerates; "
+                                    "legality is not decided", what, points, kMaxCheckedPoints));
+}
+
+Witness witness_at(const Evaluator& domain, const std::string& name, int64_t i, std::string expected_label,
+                   std::string expected, std::string actual_label, std::string actual) {
+  return Witness{name, i, domain.coordinate(i), std::move(expected_label), std::move(expected), std::move(actual_label),
+                 std::move(actual)};
+}
+
+// The value of A at a scaled-basis coordinate: each term v@path is the 1-D coordinate v of A's
+// mode at that path. Returns false (with the reason) when a coordinate leaves its mode's domain.
+bool value_at_basis_coordinate(const CuteLayout& a_core, const Value& coord, Value& out, std::string& why) {
+  std::map<Axis, int64_t> sum;
+  for (const auto& [axis, v] : coord) {
+    if (!axis.is_basis()) {
+      why = "an integer and a scaled-basis component together";
+      return false;
+    }
+    const CuteLayout* sub = &a_core;
+    for (uint32_t k : axis.path()) {
+      if (k >= sub->rank()) {
+        why = fmt::format("basis {} names a mode A does not have", axis.spelling());
+        return false;
+      }
+      sub = &sub->mode(k);
+    }
+    Evaluator mode(to_ir(*sub));
+    if (v < 0 || v >= mode.size()) {
+      why = fmt::format("coordinate {} of A's mode {} is outside [0, {})", v, axis.spelling(), mode.size());
+      return false;
+    }
+    for (const auto& [ax, c] : mode.at(v)) sum[ax] = checked_add(sum[ax], c, "evaluation");
+  }
+  out.clear();
+  for (const auto& [ax, c] : sum)
+    if (c != 0) out.push_back({ax, c});
+  return true;
+}
+
+}  // namespace
+
+Check combine(const std::vector<Check>& checks) {
+  for (const Check& c : checks)
+    if (c.verdict == Verdict::Illegal) return c;
+  for (const Check& c : checks)
+    if (c.verdict == Verdict::Unknown) return c;
+  std::string why;
+  for (const Check& c : checks)
+    if (!c.reason.empty()) why += (why.empty() ? "" : "; ") + c.reason;
+  return Check::legal(why);
+}
+
+Check check_composition(const Layout& a, const CuteLayout& a_core, const CuteLayout& b, const Layout& r) {
+  const Evaluator ea(a), eb(to_ir(b)), er(r);
+  if (auto big = too_large(eb.size(), "B's domain")) return *big;
+  // Expected values over B's domain, or the first point where B leaves A's domain.
+  std::vector<Value> expected(static_cast<size_t>(eb.size()));
+  for (int64_t i = 0; i < eb.size(); ++i) {
+    const Value bv = eb.at(i);
+    int64_t j = 0;
+    std::string why;
+    if (as_integer(bv, j)) {
+      if (j < 0 || j >= ea.size())
+        return Check::illegal(fmt::format("B's image leaves A's domain: B(c) = {} is outside [0, {})", j, ea.size()),
+                              witness_at(eb, "B", i, "A's domain", fmt::format("[0, {})", ea.size()), "B(c)",
+                                         value_text(bv)));
+      expected[static_cast<size_t>(i)] = ea.at(j);
+    } else if (!a.stages().empty() || !value_at_basis_coordinate(a_core, bv, expected[static_cast<size_t>(i)], why)) {
+      return Check::illegal(fmt::format("B's image leaves A's domain: B(c) = {}: {}", value_text(bv),
+                                        why.empty() ? "a scaled-basis point into a swizzled layout" : why),
+                            witness_at(eb, "B", i, "a coordinate of A", "in A's domain", "B(c)", value_text(bv)));
+    }
+  }
+  // A result of the wrong size is compared the way CuTe would use it: past its domain too.
+  int64_t wrong = 0, first_wrong = -1;
+  for (int64_t i = 0; i < eb.size(); ++i)
+    if (er.at_extended(i) != expected[static_cast<size_t>(i)]) {
+      ++wrong;
+      if (first_wrong < 0) first_wrong = i;
+    }
+  std::string size_note;
+  if (er.size() != eb.size())
+    size_note = fmt::format("the result has {} points but B has {}; ", er.size(), eb.size());
+  if (wrong == 0 && size_note.empty()) return Check::legal();
+  if (wrong == 0)
+    return Check::illegal(size_note + "evaluated past its domain as CuTe does, it agrees with A o B");
+  return Check::illegal(
+      fmt::format("{}the result is not A o B: wrong at {} of {} points", size_note, wrong, eb.size()),
+      witness_at(eb, "B", first_wrong, "A(B(c))", value_text(expected[static_cast<size_t>(first_wrong)]), "R(c)",
+                 value_text(er.at_extended(first_wrong))));
+  return Check::legal();
+}
+
+Check check_complement(const CuteLayout& l, int64_t cotarget, const CuteLayout& r) {
+  std::vector<CuteLayout> modes;
+  for (const CuteLayout& leaf : l.leaves())
+    if (!leaf.stride.is_zero()) modes.push_back(leaf);
+  if (modes.empty()) modes.push_back(CuteLayout::leaf(Int{1, true}, Int{0, true}));
+  const CuteLayout combined = CuteLayout::tuple({CuteLayout::tuple(modes), r});
+  const Evaluator e(to_ir(combined));
+  if (auto big = too_large(e.size(), "(L, complement)")) return *big;
+  std::unordered_map<int64_t, int64_t> seen;
+  for (int64_t i = 0; i < e.size(); ++i) {
+    int64_t v = 0;
+    if (!as_integer(e.at(i), v)) return Check::illegal("complement of a layout with non-integer values");
+    auto [it, fresh] = seen.emplace(v, i);
+    if (!fresh)
+      return Check::illegal(
+          fmt::format("the complement overlaps the layout: (L, R) maps {} and {} to {}", e.coordinate(it->second),
+                      e.coordinate(i), v),
+          witness_at(e, "(L,R)", i, fmt::format("(L,R) at {}, another coordinate", e.coordinate(it->second)),
+                     fmt::format("{}", v), "(L,R)(c)", fmt::format("{}", v)));
+  }
+  for (int64_t v = 0; v < cotarget; ++v)
+    if (!seen.count(v))
+      return Check::illegal(
+          fmt::format("the complement leaves a hole: offset {} < cotarget {} is hit by neither L nor R", v, cotarget),
+          Witness{"(L,R)", -1, "none", "an index c with (L,R)(c)", fmt::format("{}", v), "values of (L,R)",
+                  fmt::format("never {}", v)});
+  return Check::legal();
+}
+
+Check check_same_function(const CuteLayout& l, const CuteLayout& r, const char* what) {
+  const Evaluator el(to_ir(l)), er(to_ir(r));
+  if (auto big = too_large(el.size(), "the domain")) return *big;
+  if (el.size() != er.size())
+    return Check::illegal(fmt::format("{} changed the size from {} to {}", what, el.size(), er.size()));
+  for (int64_t i = 0; i < el.size(); ++i)
+    if (el.at(i) != er.at(i))
+      return Check::illegal(fmt::format("{} changed the function", what),
+                            witness_at(el, "L", i, "L(i)", value_text(el.at(i)), "R(i)", value_text(er.at(i))));
+  return Check::legal();
+}
+
+Check check_zeros_removed(const CuteLayout& l, const CuteLayout& r, const char* what) {
+  const Layout li = to_ir(l);
+  std::vector<int64_t> extents;
+  int64_t size = 1;
+  for (const Mode& m : li.modes()) {
+    // CuTe removes only modes whose stride is a static _0; a dynamic 0 stays.
+    const bool zero = m.static_stride && std::all_of(m.stride.begin(), m.stride.end(), [](int64_t s) { return s == 0; });
+    extents.push_back(zero ? 1 : m.extent);
+    size = checked_mul(size, extents.back());
+  }
+  const Evaluator er(to_ir(r));
+  if (auto big = too_large(size, "the domain without stride-0 modes")) return *big;
+  if (er.size() != size)
+    return Check::illegal(fmt::format("{} has {} points; L without its stride-0 modes has {}", what, er.size(), size));
+  for (int64_t i = 0; i < size; ++i) {
+    std::vector<int64_t> coord(extents.size());
+    int64_t rest = i;
+    for (size_t k = 0; k < extents.size(); ++k) {
+      coord[k] = rest % extents[k];
+      rest /= extents[k];
+    }
+    const Point p = li.base_of(coord);
+    Value expected;
+    for (size_t a = 0; a < p.size(); ++a)
+      if (p[a] != 0) expected.push_back({li.axes()[a], p[a]});
+    std::sort(expected.begin(), expected.end());
+    if (er.at(i) != expected)
+      return Check::illegal(fmt::format("{} is not L with its stride-0 modes removed", what),
+                            witness_at(er, "R", i, "L at the same coordinate", value_text(expected), "R(i)",
+                                       value_text(er.at(i))));
+  }
+  return Check::legal();
+}
+
+Check check_right_inverse(const CuteLayout& l, const CuteLayout& r) {
+  const Evaluator el(to_ir(l)), er(to_ir(r));
+  if (auto big = too_large(std::max(el.size(), er.size()), "the domain")) return *big;
+  for (int64_t i = 0; i < er.size(); ++i) {
+    int64_t j = 0;
+    if (!as_integer(er.at(i), j) || j < 0 || j >= el.size())
+      return Check::illegal(fmt::format("R(i) = {} is outside L's domain [0, {})", value_text(er.at(i)), el.size()),
+                            witness_at(er, "R", i, "R(i) in", fmt::format("[0, {})", el.size()), "R(i)",
+                                       value_text(er.at(i))));
+    if (el.at(j) != integer_value(i))
+      return Check::illegal("R is not a right inverse: L(R(i)) != i",
+                            witness_at(er, "R", i, "L(R(i))", fmt::format("{}", i), "L(R(i))", value_text(el.at(j))));
+  }
+  std::string note;
+  if (er.size() < el.size())
+    note = fmt::format("R covers offsets [0, {}) of L's {} points (CuTe returns the largest contiguous-from-0 piece)",
+                       er.size(), el.size());
+  return Check::legal(note);
+}
+
+Check check_injective(const CuteLayout& l, const char* name) {
+  const Evaluator e(to_ir(l));
+  if (auto big = too_large(e.size(), name)) return *big;
+  std::map<Value, int64_t> seen;
+  for (int64_t i = 0; i < e.size(); ++i) {
+    Value v = e.at(i);
+    auto [it, fresh] = seen.emplace(v, i);
+    if (!fresh)
+      return Check::illegal(fmt::format("{} is not injective: {} and {} both map to {}", name, e.coordinate(it->second),
+                                        e.coordinate(i), value_text(v)),
+                            witness_at(e, name, i, fmt::format("{}({}), another coordinate", name, e.coordinate(it->second)),
+                                       value_text(v), fmt::format("{}(c)", name), value_text(v)));
+  }
+  return Check::legal();
+}
+
+Check check_left_inverse(const CuteLayout& l, const CuteLayout& r) {
+  Check inj = check_injective(l, "L");
+  if (inj.verdict != Verdict::Legal) {
+    if (inj.verdict == Verdict::Illegal) inj.reason = "no left inverse exists: " + inj.reason;
+    return inj;
+  }
+  const Evaluator el(to_ir(l)), er(to_ir(r));
+  for (int64_t i = 0; i < el.size(); ++i) {
+    int64_t j = 0;
+    if (!as_integer(el.at(i), j) || j < 0 || j >= er.size())
+      return Check::illegal(fmt::format("L(i) = {} is outside R's domain [0, {})", value_text(el.at(i)), er.size()),
+                            witness_at(el, "L", i, "L(i) in", fmt::format("[0, {})", er.size()), "L(i)",
+                                       value_text(el.at(i))));
+    if (er.at(j) != integer_value(i))
+      return Check::illegal("R is not a left inverse: R(L(i)) != i",
+                            witness_at(el, "L", i, "R(L(i))", fmt::format("{}", i), "R(L(i))", value_text(er.at(j))));
+  }
+  return Check::legal();
+}
+
+Check check_common_vector(const CuteLayout& a, const CuteLayout& b, int64_t n) {
+  const Evaluator ea(to_ir(a)), eb(to_ir(b));
+  if (auto big = too_large(std::max(ea.size(), eb.size()), "the domain")) return *big;
+  std::unordered_map<int64_t, int64_t> where;  // offset of B -> its index, or -1 when hit twice
+  for (int64_t i = 0; i < eb.size(); ++i) {
+    int64_t v = 0;
+    if (!as_integer(eb.at(i), v)) continue;
+    auto [it, fresh] = where.emplace(v, i);
+    if (!fresh) it->second = -1;
+  }
+  // Largest K: offsets 0..K-1 each have exactly one coordinate in B, and A gives the same offset.
+  int64_t largest = 0;
+  while (true) {
+    auto it = where.find(largest);
+    if (it == where.end() || it->second < 0 || it->second >= ea.size() || ea.at(it->second) != integer_value(largest)) break;
+    ++largest;
+  }
+  if (n > largest) {
+    auto it = where.find(largest);
+    const bool absent = it == where.end() || it->second < 0;
+    if (absent || it->second >= ea.size())
+      return Check::illegal(fmt::format("offset {} < {} has no unique coordinate of B inside A's domain", largest, n));
+    return Check::illegal(fmt::format("only the first {} offsets correspond in A and B, not {}", largest, n),
+                          witness_at(eb, "B", it->second, "A(c) for B(c) = " + std::to_string(largest),
+                                     std::to_string(largest), "A(c)", value_text(ea.at(it->second))));
+  }
+  if (n < largest) return Check::legal(fmt::format("{} elements correspond; CuTe reports {}", largest, n));
+  return Check::legal();
+}
+
+Check check_regrouping(const CuteLayout& d, const CuteLayout& r, const char* what) {
+  auto key = [](const CuteLayout& x) { return std::make_pair(x.shape.value, x.stride.terms); };
+  std::vector<std::pair<int64_t, std::vector<std::pair<Axis, int64_t>>>> kd, kr;
+  for (const CuteLayout& x : d.leaves()) kd.push_back(key(x));
+  for (const CuteLayout& x : r.leaves()) kr.push_back(key(x));
+  std::sort(kd.begin(), kd.end());
+  std::sort(kr.begin(), kr.end());
+  if (kd != kr) return Check::illegal(fmt::format("{} is not a regrouping of the modes it is built from", what));
+  return Check::legal();
+}
+
+Check check_swizzle_pair(const Swizzle& outer, const Swizzle& inner, const Swizzle& r) {
+  auto top = [](const Swizzle& s) {
+    return s.is_identity() ? 0 : 64 - __builtin_clzll(static_cast<uint64_t>(s.source_mask() | s.dest_mask()));
+  };
+  const int bits = std::max({top(outer), top(inner), top(r)});
+  const int64_t period = int64_t{1} << bits;
+  for (int64_t x = 0; x < period; ++x) {
+    const int64_t expected = outer.apply(inner.apply(x));
+    if (r.apply(x) != expected)
+      return Check::illegal("the merged swizzle is not the composition",
+                            Witness{"x", x, std::to_string(x), "outer(inner(x))", std::to_string(expected), "R(x)",
+                                    std::to_string(r.apply(x))});
+  }
+  return Check::legal(fmt::format("checked all {} bit patterns below bit {}", period, bits));
+}
+
+Check check_layout_after_swizzle(const CuteLayout& a, const Swizzle& sw, const Layout& r) {
+  const Evaluator ea(to_ir(a)), er(r);
+  if (auto big = too_large(ea.size(), "A's domain")) return *big;
+  for (int64_t i = 0; i < ea.size(); ++i) {
+    const int64_t j = sw.apply(i);
+    if (j < 0 || j >= ea.size())
+      return Check::illegal(fmt::format("the swizzle moves index {} to {}, outside A's domain [0, {})", i, j, ea.size()),
+                            witness_at(ea, "A", i, "sw(i) in", fmt::format("[0, {})", ea.size()), "sw(i)",
+                                       std::to_string(j)));
+    if (er.at(i) != ea.at(j))
+      return Check::illegal("CuTe's rewrite A o Sw = Sw' o A does not hold for this layout",
+                            witness_at(ea, "A", i, "A(Sw(i))", value_text(ea.at(j)), "R(i)", value_text(er.at(i))));
+  }
+  return Check::legal();
+}
+
+Check check_swizzle_after_layout(const Swizzle& sw, const Layout& l, const Layout& r) {
+  const Evaluator el(l), er(r);
+  if (auto big = too_large(el.size(), "the domain")) return *big;
+  for (int64_t i = 0; i < el.size(); ++i) {
+    int64_t v = 0;
+    if (!as_integer(el.at(i), v)) return Check::illegal("a swizzle acts on integer offsets; the layout's value is not one");
+    if (er.at(i) != integer_value(sw.apply(v)))
+      return Check::illegal("the result is not Sw o L",
+                            witness_at(el, "L", i, "Sw(L(i))", std::to_string(sw.apply(v)), "R(i)", value_text(er.at(i))));
+  }
+  return Check::legal();
+}
+
+}  // namespace lp::algebra

@@ -1,0 +1,69 @@
+#pragma once
+// Legality by exhaustive evaluation: each check enumerates the domain and compares the result with
+// the function the operation claims, using lp::Layout's evaluator. A domain above
+// kMaxCheckedPoints gives "unknown", never "legal".
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/algebra/CuteLayout.h"
+#include "analyzer/algebra/Evaluate.h"
+#include "analyzer/ir/Swizzle.h"
+
+namespace lp::algebra {
+
+enum class Verdict { Legal, Illegal, Unknown };
+
+/// Where a result stops being what it claims: the point (1-D index and coordinate of the domain
+/// named in `domain`) and the two values that differ.
+struct Witness {
+  std::string domain;  ///< whose coordinate this is, e.g. "B" or "R"
+  int64_t index = 0;
+  std::string coordinate;
+  std::string expected_label, expected;  ///< e.g. "A(B(c))", "12"
+  std::string actual_label, actual;      ///< e.g. "R(c)", "14"
+};
+
+struct Check {
+  Verdict verdict = Verdict::Legal;
+  std::string reason;
+  std::optional<Witness> witness;
+
+  static Check legal(std::string why = {}) { return Check{Verdict::Legal, std::move(why), std::nullopt}; }
+  static Check unknown(std::string why) { return Check{Verdict::Unknown, std::move(why), std::nullopt}; }
+  static Check illegal(std::string why, std::optional<Witness> w = std::nullopt) {
+    return Check{Verdict::Illegal, std::move(why), std::move(w)};
+  }
+};
+
+/// The first illegal check, else the first unknown, else legal (reasons of legal checks joined).
+Check combine(const std::vector<Check>& checks);
+
+/// R(c) == A(B(c)) and B(c) in A's domain for every c in B's domain. A may carry post stages
+/// (a swizzled layout); B's scaled-basis values address A's modes.
+Check check_composition(const Layout& a, const CuteLayout& a_core, const CuteLayout& b, const Layout& r);
+/// (L without stride-0 modes, R) is injective and its image covers [0, cotarget).
+Check check_complement(const CuteLayout& l, int64_t cotarget, const CuteLayout& r);
+/// R(i) == L(i) on L's domain and size(R) == size(L).
+Check check_same_function(const CuteLayout& l, const CuteLayout& r, const char* what);
+/// R is L with the static stride-0 modes cut to extent 1: R(i) == L(i split over the cut extents).
+Check check_zeros_removed(const CuteLayout& l, const CuteLayout& r, const char* what);
+/// L(R(i)) == i with R(i) in L's domain, for every i in R's domain.
+Check check_right_inverse(const CuteLayout& l, const CuteLayout& r);
+/// L injective, and R(L(i)) == i with L(i) in R's domain, for every i in L's domain.
+Check check_left_inverse(const CuteLayout& l, const CuteLayout& r);
+/// For n < N: the c with B(c) == n exists, is unique, and A(c) == n. Also reports the largest N
+/// for which that holds.
+Check check_common_vector(const CuteLayout& a, const CuteLayout& b, int64_t n);
+/// L injective (witness: two coordinates with one value).
+Check check_injective(const CuteLayout& l, const char* name);
+/// The leaves of R are the leaves of D in some order (a regrouping of modes only).
+Check check_regrouping(const CuteLayout& d, const CuteLayout& r, const char* what);
+/// R(x) == outer(inner(x)) for every x in [0, 2^(highest touched bit + 1)), which covers every int64.
+Check check_swizzle_pair(const Swizzle& outer, const Swizzle& inner, const Swizzle& r);
+/// R(i) == A(sw(i)) with sw(i) in A's domain, for i in A's domain.
+Check check_layout_after_swizzle(const CuteLayout& a, const Swizzle& sw, const Layout& r);
+/// R(i) == sw(L(i)) on L's domain.
+Check check_swizzle_after_layout(const Swizzle& sw, const Layout& l, const Layout& r);
+
+}  // namespace lp::algebra

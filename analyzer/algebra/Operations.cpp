@@ -1,0 +1,319 @@
+#include "analyzer/algebra/Operations.h"
+
+#include <fmt/format.h>
+
+#include "analyzer/algebra/CuteRejects.h"
+#include "analyzer/ir/Print.h"
+
+namespace lp::algebra {
+
+namespace {
+
+Layout with_stage(const Layout& core, const Swizzle& sw) {
+  LayoutParts p = core.parts();
+  p.stages.push_back(Stage{Stage::Kind::Swizzle, 0, true, sw, 0});
+  return Layout::make(std::move(p));
+}
+
+std::string swizzle_text(const Swizzle& s) { return fmt::format("Sw<{},{},{}>", s.bits(), s.base(), s.shift()); }
+
+// Runs CuTe's algorithm, then the legality check on its result. CuTe's own refusals become an
+// illegal verdict without a result; a "result" that is not a layout (an extent < 1) likewise.
+template <class Compute, class Verify>
+Outcome run(const char* op, Compute compute, Verify verify) {
+  Outcome o;
+  o.op = op;
+  try {
+    CuteLayout r = compute();
+    o.text = cute_text(r);
+    o.layout = r;
+    o.check = verify(r);
+  } catch (const CuteRejects& e) {
+    o.check = Check::illegal(std::string(e.what()) + "; there is no result");
+  } catch (const LayoutError& e) {
+    o.text.reset();
+    o.layout.reset();
+    o.check = Check::illegal(std::string("CuTe's algorithm yields no valid layout here: ") + e.what());
+  }
+  return o;
+}
+
+Layout core_of(const Layout& l) {
+  LayoutParts p = l.parts();
+  p.stages.clear();
+  return Layout::make(std::move(p));
+}
+
+Int size_of(const CuteLayout& l) { return l.size(); }
+
+Check verify_divide(const CuteLayout& l, const Tiler& t, const CuteLayout& d) {
+  switch (t.kind) {
+    case Tiler::Kind::Underscore:
+      return Check::legal();
+    case Tiler::Kind::Tuple: {
+      std::vector<Check> checks;
+      for (size_t i = 0; i < t.parts.size(); ++i) checks.push_back(verify_divide(l.mode(i), t.parts[i], d.mode(i)));
+      return combine(checks);
+    }
+    case Tiler::Kind::Layout:
+      break;
+  }
+  std::vector<Int> shape;
+  for (const CuteLayout& leaf : coalesce(l).leaves()) shape.push_back(leaf.shape);
+  const CuteLayout rest = complement(t.layout, shape);
+  Check c = check_complement(t.layout, size_of(l).value, rest);
+  if (c.verdict == Verdict::Illegal)
+    c.reason = fmt::format("the tile {} does not divide {}: {}", cute_text(t.layout), cute_text(l), c.reason);
+  Check k = check_composition(to_ir(l), l, CuteLayout::tuple({t.layout, rest}), to_ir(d));
+  if (k.verdict == Verdict::Illegal)
+    k.reason = fmt::format("the tile {} does not fit {}: {}", cute_text(t.layout), cute_text(l), k.reason);
+  return combine({c, k});
+}
+
+Check verify_product(const CuteLayout& a, const Tiler& b, const CuteLayout& p) {
+  switch (b.kind) {
+    case Tiler::Kind::Underscore:
+      return Check::legal();
+    case Tiler::Kind::Tuple: {
+      std::vector<Check> checks;
+      for (size_t i = 0; i < b.parts.size(); ++i) checks.push_back(verify_product(a.mode(i), b.parts[i], p.mode(i)));
+      return combine(checks);
+    }
+    case Tiler::Kind::Layout:
+      break;
+  }
+  const int64_t cotarget = (a.size() * b.layout.cosize()).value;
+  const CuteLayout c = complement(a, Int{cotarget, true});
+  Check comp = check_complement(a, cotarget, c);
+  if (comp.verdict == Verdict::Illegal) comp.reason = "the block's complement is illegal: " + comp.reason;
+  Check tiles = check_composition(to_ir(c), c, b.layout, to_ir(p.mode(1)));
+  if (tiles.verdict == Verdict::Illegal) tiles.reason = "the tile placement is not complement o B: " + tiles.reason;
+  std::vector<Check> checks{comp, tiles};
+  if (check_injective(a, "A").verdict == Verdict::Legal && check_injective(b.layout, "B").verdict == Verdict::Legal)
+    checks.push_back(check_injective(p, "R"));
+  return combine(checks);
+}
+
+CuteLayout padded_product(const CuteLayout& a, const CuteLayout& b) {
+  const size_t rank = std::max(a.rank(), b.rank());
+  const CuteLayout pa = append_to_rank(a, rank), pb = append_to_rank(b, rank);
+  return CuteLayout::tuple({pa, composition(complement(pa, pa.size() * pb.cosize()), pb)});
+}
+
+Check verify_rank_product(const CuteLayout& a, const CuteLayout& b, const CuteLayout& r, const char* what) {
+  const size_t rank = std::max(a.rank(), b.rank());
+  const CuteLayout pa = append_to_rank(a, rank);
+  const CuteLayout p = padded_product(a, b);
+  return combine({verify_product(pa, Tiler::of(append_to_rank(b, rank)), p), check_regrouping(p, r, what)});
+}
+
+}  // namespace
+
+const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::Legal: return "legal";
+    case Verdict::Illegal: return "illegal";
+    case Verdict::Unknown: return "unknown";
+  }
+  return "unknown";
+}
+
+Outcome op_coalesce(const Layout& in) {
+  const CuteLayout l = from_ir(in);
+  return run("coalesce", [&] { return coalesce(l); },
+             [&](const CuteLayout& r) { return check_same_function(l, r, "coalesce"); });
+}
+
+Outcome op_filter_zeros(const Layout& in) {
+  const CuteLayout l = from_ir(in);
+  return run("filter_zeros", [&] { return filter_zeros(l); },
+             [&](const CuteLayout& r) { return check_zeros_removed(l, r, "filter_zeros"); });
+}
+
+Outcome op_filter(const Layout& in) {
+  const CuteLayout l = from_ir(in);
+  return run("filter", [&] { return filter(l); }, [&](const CuteLayout& r) { return check_zeros_removed(l, r, "filter"); });
+}
+
+Outcome op_complement(const Layout& in, std::optional<Int> cotarget) {
+  const CuteLayout l = from_ir(in);
+  return run("complement", [&] { return cotarget ? complement(l, *cotarget) : complement(l); },
+             [&](const CuteLayout& r) {
+               const int64_t m = cotarget ? cotarget->value : filter(l).cosize().value;
+               return check_complement(l, m, r);
+             });
+}
+
+Outcome op_divide(DivideKind kind, const Layout& in, const Tiler& t) {
+  const CuteLayout l = from_ir(in);
+  switch (kind) {
+    case DivideKind::Logical:
+      return run("logical_divide", [&] { return logical_divide(l, t); },
+                 [&](const CuteLayout& r) { return verify_divide(l, t, r); });
+    case DivideKind::Zipped:
+      return run("zipped_divide", [&] { return zipped_divide(l, t); }, [&](const CuteLayout& r) {
+        const CuteLayout d = logical_divide(l, t);
+        return combine({verify_divide(l, t, d), check_regrouping(d, r, "zipped_divide")});
+      });
+    case DivideKind::Tiled:
+      return run("tiled_divide", [&] { return tiled_divide(l, t); }, [&](const CuteLayout& r) {
+        const CuteLayout d = logical_divide(l, t);
+        return combine({verify_divide(l, t, d), check_regrouping(d, r, "tiled_divide")});
+      });
+    case DivideKind::Flat:
+      return run("flat_divide", [&] { return flat_divide(l, t); }, [&](const CuteLayout& r) {
+        const CuteLayout d = logical_divide(l, t);
+        return combine({verify_divide(l, t, d), check_regrouping(d, r, "flat_divide")});
+      });
+  }
+  throw AlgebraError("unknown divide");
+}
+
+Outcome op_logical_product(const Layout& in, const Tiler& b) {
+  const CuteLayout a = from_ir(in);
+  return run("logical_product", [&] { return logical_product(a, b); },
+             [&](const CuteLayout& r) { return verify_product(a, b, r); });
+}
+
+Outcome op_blocked_product(const Layout& ia, const Layout& ib) {
+  const CuteLayout a = from_ir(ia), b = from_ir(ib);
+  return run("blocked_product", [&] { return blocked_product(a, b); },
+             [&](const CuteLayout& r) { return verify_rank_product(a, b, r, "blocked_product"); });
+}
+
+Outcome op_raked_product(const Layout& ia, const Layout& ib) {
+  const CuteLayout a = from_ir(ia), b = from_ir(ib);
+  return run("raked_product", [&] { return raked_product(a, b); },
+             [&](const CuteLayout& r) { return verify_rank_product(a, b, r, "raked_product"); });
+}
+
+Outcome op_tile_to_shape(const Layout& in, const std::vector<Int>& target) {
+  const CuteLayout block = from_ir(in);
+  return run("tile_to_shape", [&] { return tile_to_shape(block, target); }, [&](const CuteLayout& r) {
+    std::vector<Check> checks;
+    for (size_t i = 0; i < target.size(); ++i)
+      if (r.mode(i).size().value != target[i].value)
+        checks.push_back(Check::illegal(fmt::format("mode {} of the result has {} points, the target asks for {}", i,
+                                                    r.mode(i).size().value, target[i].value)));
+    const CuteLayout padded = append_to_rank(block, target.size());
+    std::vector<CuteLayout> reps;
+    for (size_t i = 0; i < target.size(); ++i)
+      reps.push_back(CuteLayout::leaf(ceil_div(target[i], padded.mode(i).size()), Int{1, true}));
+    const CuteLayout order = compact_col_major(target.size() == 1 ? reps[0] : CuteLayout::tuple(reps));
+    checks.push_back(verify_rank_product(padded, order, r, "tile_to_shape"));
+    return combine(checks);
+  });
+}
+
+Outcome op_right_inverse(const Layout& in) {
+  const CuteLayout l = from_ir(in);
+  return run("right_inverse", [&] { return right_inverse(l); },
+             [&](const CuteLayout& r) { return check_right_inverse(l, r); });
+}
+
+Outcome op_left_inverse(const Layout& in) {
+  const CuteLayout l = from_ir(in);
+  return run("left_inverse", [&] { return left_inverse(l); },
+             [&](const CuteLayout& r) { return check_left_inverse(l, r); });
+}
+
+Outcome op_max_common_vector(const Layout& ia, const Layout& ib) {
+  const CuteLayout a = from_ir(ia), b = from_ir(ib);
+  Outcome o;
+  o.op = "max_common_vector";
+  try {
+    const Int n = max_common_vector(a, b);
+    o.text = n.is_static ? fmt::format("_{}", n.value) : fmt::format("{}", n.value);
+    o.check = check_common_vector(a, b, n.value);
+  } catch (const CuteRejects& e) {
+    o.check = Check::illegal(std::string(e.what()) + "; there is no result");
+  }
+  return o;
+}
+
+Outcome op_compose(const Operand& a, const Operand& b) {
+  Outcome o;
+  o.op = "compose";
+  if (const auto* sa = std::get_if<Swizzle>(&a)) {
+    if (const auto* sb = std::get_if<Swizzle>(&b)) {
+      std::string why;
+      auto merged = compose_swizzles(*sa, *sb, why);
+      if (!merged) {
+        o.check = Check::illegal("CuTe rejects this operation: " + why + "; there is no result");
+        return o;
+      }
+      o.text = swizzle_text(*merged);
+      o.check = check_swizzle_pair(*sa, *sb, *merged);
+      return o;
+    }
+    if (const auto* lb = std::get_if<Layout>(&b)) {
+      if (!lb->is_scalar()) throw AlgebraError("a swizzle acts on integer offsets; the right operand is not an integer layout");
+      // CuTe: composition(Swizzle<0,M,S>, _0, L) is L itself.
+      const Layout r = sa->is_identity() ? *lb : with_stage(*lb, *sa);
+      o.text = print_cute(r).text;
+      o.composed = r;
+      o.check = check_swizzle_after_layout(*sa, *lb, r);
+      return o;
+    }
+    throw AlgebraError("a swizzle composes with a layout or a swizzle, not with a tiler tuple");
+  }
+  const auto* la = std::get_if<Layout>(&a);
+  if (!la) throw AlgebraError("the left operand of compose is a tiler tuple; compose takes a layout or swizzle there");
+  if (const auto* sb = std::get_if<Swizzle>(&b)) {
+    if (!la->stages().empty())
+      throw AlgebraError("composing a swizzled layout with a swizzle is not supported");
+    const CuteLayout core = from_ir(*la);
+    std::string why;
+    auto moved = swizzle_through_layout(core, *sb, why);
+    if (!moved) {
+      o.check = Check::illegal("CuTe rejects this operation: " + why + "; there is no result");
+      return o;
+    }
+    const Layout r = moved->is_identity() ? to_ir(core) : with_stage(to_ir(core), *moved);
+    o.text = print_cute(r).text;
+    o.composed = r;
+    o.check = check_layout_after_swizzle(core, *sb, r);
+    return o;
+  }
+  if (const auto* tb = std::get_if<Tiler>(&b)) {
+    if (!la->stages().empty()) throw AlgebraError("composing a swizzled layout with a tiler tuple is not supported");
+    const CuteLayout core = from_ir(*la);
+    return run("compose", [&] { return composition(core, *tb); }, [&](const CuteLayout& r) {
+      std::vector<Check> checks;
+      for (size_t i = 0; i < tb->parts.size(); ++i)
+        if (tb->parts[i].kind == Tiler::Kind::Layout)
+          checks.push_back(check_composition(to_ir(core.mode(i)), core.mode(i), tb->parts[i].layout, to_ir(r.mode(i))));
+        else if (tb->parts[i].kind == Tiler::Kind::Tuple)
+          throw AlgebraError("nested tiler tuples in compose are not supported");
+      return combine(checks);
+    });
+  }
+  const Layout& lb = std::get<Layout>(b);
+  if (!lb.stages().empty()) {
+    o.check = Check::unknown(
+        "A o (Sw o B) evaluates A after a swizzle; LayoutProof's IR has no layout whose inner function is a swizzle "
+        "(it would need stages applied to the index before the affine core), so the result is not computed");
+    return o;
+  }
+  const CuteLayout bl = from_ir(lb);
+  const CuteLayout core = from_ir(core_of(*la));
+  if (la->stages().empty())
+    return run("compose", [&] { return composition(core, bl); },
+               [&](const CuteLayout& r) { return check_composition(*la, core, bl, to_ir(r)); });
+  // CuTe: composition(Sw o O o L, B) = Sw o O o (L o B).
+  try {
+    const CuteLayout rc = composition(core, bl);
+    LayoutParts p = to_ir(rc).parts();
+    p.stages = la->stages();
+    const Layout r = Layout::make(std::move(p));
+    o.text = print_cute(r).text;
+    o.composed = r;
+    o.layout = rc;
+    o.check = check_composition(*la, core, bl, r);
+  } catch (const CuteRejects& e) {
+    o.check = Check::illegal(std::string(e.what()) + "; there is no result");
+  }
+  return o;
+}
+
+}  // namespace lp::algebra

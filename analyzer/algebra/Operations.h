@@ -1,0 +1,45 @@
+#pragma once
+// The algebra as LayoutProof offers it: each operation computes CuTe's result and decides, by
+// exhaustive evaluation, whether that result is the function the operation claims.
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "analyzer/algebra/Algorithms.h"
+#include "analyzer/algebra/Legality.h"
+
+namespace lp::algebra {
+
+/// What an operation produced: a layout (possibly composed with a swizzle), a bare swizzle, or
+/// an integer (max_common_vector). `text` is CuTe's print format.
+struct Outcome {
+  std::string op;
+  std::optional<std::string> text;         ///< absent when there is no result (CuTe rejects it)
+  std::optional<CuteLayout> layout;        ///< the result as a plain CuTe layout, when it is one
+  std::optional<Layout> composed;          ///< the result when it carries a swizzle stage
+  Check check;
+};
+
+/// An operand of compose: a layout (possibly `Sw o O o L`), a bare swizzle, or a tiler tuple.
+using Operand = std::variant<Layout, Swizzle, Tiler>;
+
+Outcome op_coalesce(const Layout& l);
+Outcome op_filter_zeros(const Layout& l);
+Outcome op_filter(const Layout& l);
+Outcome op_compose(const Operand& a, const Operand& b);
+Outcome op_complement(const Layout& l, std::optional<Int> cotarget);
+enum class DivideKind { Logical, Zipped, Tiled, Flat };
+Outcome op_divide(DivideKind kind, const Layout& l, const Tiler& t);
+Outcome op_logical_product(const Layout& a, const Tiler& b);
+Outcome op_blocked_product(const Layout& a, const Layout& b);
+Outcome op_raked_product(const Layout& a, const Layout& b);
+Outcome op_tile_to_shape(const Layout& block, const std::vector<Int>& target);
+Outcome op_right_inverse(const Layout& l);
+Outcome op_left_inverse(const Layout& l);
+Outcome op_max_common_vector(const Layout& a, const Layout& b);
+
+/// "legal" | "illegal" | "unknown".
+const char* verdict_name(Verdict v);
+
+}  // namespace lp::algebra

@@ -1,0 +1,247 @@
+// `layoutproof algebra OP ARG... [--json]`: CuTe's layout algebra with a legality verdict.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "analyzer/algebra/Operations.h"
+#include "analyzer/ir/Checked.h"
+#include "cli/Command.h"
+#include "cli/LayoutArg.h"
+
+namespace lp::cli {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+using namespace lp::algebra;
+
+const std::vector<std::string> kOps = {"compose",         "complement",      "logical_divide", "zipped_divide",
+                                       "tiled_divide",    "flat_divide",     "logical_product", "blocked_product",
+                                       "raked_product",   "tile_to_shape",   "coalesce",       "filter_zeros",
+                                       "filter",          "right_inverse",   "left_inverse",   "max_common_vector"};
+
+struct BadArgument {
+  std::string message;
+};
+
+// `_8` (static) or `8` (dynamic).
+std::optional<Int> parse_int_text(const std::string& text) {
+  static const std::regex kInt(R"(\s*(_?)(-?\d{1,18})\s*)");
+  std::smatch m;
+  if (!std::regex_match(text, m, kInt)) return std::nullopt;
+  return Int{std::stoll(m[2].str()), !m[1].str().empty()};
+}
+
+std::optional<Swizzle> parse_swizzle_text(const std::string& text) {
+  static const std::regex kSw(R"(\s*(?:Sw|Swizzle)\s*<\s*(-?\d{1,3})\s*,\s*(-?\d{1,3})\s*,\s*(-?\d{1,3})\s*>\s*(?:\{\s*\})?\s*)");
+  std::smatch m;
+  if (!std::regex_match(text, m, kSw)) return std::nullopt;
+  const int64_t b = std::stoll(m[1].str()), base = std::stoll(m[2].str()), s = std::stoll(m[3].str());
+  if (std::string why = Swizzle::check(b, base, s); !why.empty()) throw BadArgument{why};
+  return Swizzle(static_cast<int>(b), static_cast<int>(base), static_cast<int>(s));
+}
+
+// Splits `[a, (b,c), [d]]` at its top-level commas.
+std::vector<std::string> split_bracketed(const std::string& text) {
+  const size_t open = text.find('['), close = text.rfind(']');
+  if (open == std::string::npos || close == std::string::npos || close < open)
+    throw BadArgument{fmt::format("'{}' is not a tiler tuple [T0, T1, ...]", text)};
+  std::vector<std::string> parts;
+  int depth = 0;
+  std::string cur;
+  for (size_t i = open + 1; i < close; ++i) {
+    const char ch = text[i];
+    if (ch == '(' || ch == '[' || ch == '<') ++depth;
+    if (ch == ')' || ch == ']' || ch == '>') --depth;
+    if (ch == ',' && depth == 0) {
+      parts.push_back(cur);
+      cur.clear();
+    } else {
+      cur += ch;
+    }
+  }
+  if (!cur.empty() || !parts.empty()) parts.push_back(cur);
+  return parts;
+}
+
+CuteLayout layout_operand(const std::string& text, const std::string& name) {
+  return from_ir(read_layout_arg(text, "", name).layout);
+}
+
+// A tiler: `[T0, T1, ...]` of layouts, integers (N means N:_1) and `_`, or a single layout.
+Tiler parse_tiler(const std::string& text, const std::string& name) {
+  const size_t first = text.find_first_not_of(" \t");
+  if (first != std::string::npos && text[first] == '[') {
+    std::vector<Tiler> parts;
+    for (const std::string& p : split_bracketed(text)) parts.push_back(parse_tiler(p, name));
+    return Tiler::tuple(std::move(parts));
+  }
+  if (std::regex_match(text, std::regex(R"(\s*_\s*)"))) return Tiler::underscore();
+  if (auto n = parse_int_text(text)) {
+    if (n->value < 1) throw BadArgument{fmt::format("tiler extent {} must be >= 1", n->value)};
+    return Tiler::of(CuteLayout::leaf(*n, Int{1, true}));
+  }
+  return Tiler::of(layout_operand(text, name));
+}
+
+std::vector<Int> parse_shape(const std::string& text) {
+  std::string inner = text;
+  const size_t open = inner.find('('), close = inner.rfind(')');
+  if (open != std::string::npos && close != std::string::npos && close > open) inner = inner.substr(open + 1, close - open - 1);
+  std::vector<Int> shape;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = inner.find(',', start);
+    auto v = parse_int_text(inner.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (!v || v->value < 1) throw BadArgument{fmt::format("'{}' is not a flat shape like (_8,_16) or (8,16)", text)};
+    shape.push_back(*v);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return shape;
+}
+
+Operand compose_operand(const std::string& text, const std::string& name) {
+  if (auto sw = parse_swizzle_text(text)) return *sw;
+  const size_t first = text.find_first_not_of(" \t");
+  if (first != std::string::npos && text[first] == '[') return parse_tiler(text, name);
+  return read_layout_arg(text, "", name).layout;
+}
+
+json witness_json(const Witness& w) {
+  json j;
+  j["domain"] = w.domain;
+  if (w.index >= 0) {
+    j["index"] = w.index;
+    j["coordinate"] = w.coordinate;
+  }
+  j["expected_is"] = w.expected_label;
+  j["expected"] = w.expected;
+  j["actual_is"] = w.actual_label;
+  j["actual"] = w.actual;
+  return j;
+}
+
+class AlgebraCommand : public Command {
+ public:
+  CLI::App* setup(CLI::App& app) override {
+    auto* sub = app.add_subcommand(
+        "algebra", "CuTe's layout algebra with a legality verdict: is the result the function the operation claims?");
+    sub->add_option("op", op_, "Operation")->required()->check(CLI::IsMember(kOps));
+    // Operands arrive as extras so that CLI11 does not split a tiler `[a,b]` into two arguments.
+    sub->allow_extras();
+    sub->footer("ARG: layouts in any notation; tilers as [T0,T1,...] (N means N:_1, _ keeps a mode); swizzles as "
+                "Sw<B,M,S>; complement's optional cotarget and tile_to_shape's target shape as integers");
+    sub->add_flag("--json", json_, "Machine-readable output");
+    sub_ = sub;
+    return sub;
+  }
+
+  int run() override {
+    args_ = sub_->remaining();
+    Outcome o;
+    try {
+      o = evaluate();
+    } catch (const BadArgument& e) {
+      std::cerr << "error: " << e.message << "\n";
+      return kBadInput;
+    } catch (const AlgebraError& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      return kBadInput;
+    } catch (const LayoutError& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      return kBadInput;
+    } catch (const OverflowError& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      return kBadInput;
+    }
+    const Check& c = o.check;
+    if (json_) {
+      json out;
+      out["op"] = op_;
+      out["result"] = o.text ? json(*o.text) : json(nullptr);
+      out["legal"] = c.verdict == Verdict::Legal;
+      out["verdict"] = verdict_name(c.verdict);
+      out["reason"] = c.reason;
+      out["witness"] = c.witness ? witness_json(*c.witness) : json::object();
+      std::cout << out.dump() << "\n";
+      return kOk;
+    }
+    std::cout << fmt::format("{}: {}\n", op_, o.text ? *o.text : "(no result)");
+    std::cout << fmt::format("verdict: {}{}\n", verdict_name(c.verdict), c.reason.empty() ? "" : " - " + c.reason);
+    if (c.witness) {
+      const Witness& w = *c.witness;
+      if (w.index >= 0) std::cout << fmt::format("witness: {} index {} coordinate {}\n", w.domain, w.index, w.coordinate);
+      std::cout << fmt::format("  expected {} = {}\n  actual   {} = {}\n", w.expected_label, w.expected, w.actual_label,
+                               w.actual);
+    }
+    return kOk;
+  }
+
+ private:
+  void need(size_t lo, size_t hi) const {
+    if (args_.size() < lo || args_.size() > hi)
+      throw BadArgument{lo == hi ? fmt::format("{} takes {} operand(s), got {}", op_, lo, args_.size())
+                                 : fmt::format("{} takes {} to {} operands, got {}", op_, lo, hi, args_.size())};
+  }
+
+  Layout layout_arg(size_t i) const { return read_layout_arg(args_[i], "", fmt::format("<operand {}>", i + 1)).layout; }
+
+  Outcome evaluate() const {
+    const std::string n2 = "<operand 2>";
+    if (op_ == "compose") {
+      need(2, 2);
+      return op_compose(compose_operand(args_[0], "<operand 1>"), compose_operand(args_[1], n2));
+    }
+    if (op_ == "complement") {
+      need(1, 2);
+      std::optional<Int> cotarget;
+      if (args_.size() == 2) {
+        cotarget = parse_int_text(args_[1]);
+        if (!cotarget || cotarget->value < 1) throw BadArgument{fmt::format("cotarget '{}' is not a positive integer", args_[1])};
+      }
+      return op_complement(layout_arg(0), cotarget);
+    }
+    if (op_.ends_with("_divide")) {
+      need(2, 2);
+      const DivideKind kind = op_ == "logical_divide" ? DivideKind::Logical
+                              : op_ == "zipped_divide" ? DivideKind::Zipped
+                              : op_ == "tiled_divide"  ? DivideKind::Tiled
+                                                       : DivideKind::Flat;
+      return op_divide(kind, layout_arg(0), parse_tiler(args_[1], n2));
+    }
+    if (op_ == "logical_product") {
+      need(2, 2);
+      return op_logical_product(layout_arg(0), parse_tiler(args_[1], n2));
+    }
+    if (op_ == "blocked_product" || op_ == "raked_product" || op_ == "max_common_vector") {
+      need(2, 2);
+      if (op_ == "blocked_product") return op_blocked_product(layout_arg(0), layout_arg(1));
+      if (op_ == "raked_product") return op_raked_product(layout_arg(0), layout_arg(1));
+      return op_max_common_vector(layout_arg(0), layout_arg(1));
+    }
+    if (op_ == "tile_to_shape") {
+      need(2, 2);
+      return op_tile_to_shape(layout_arg(0), parse_shape(args_[1]));
+    }
+    need(1, 1);
+    if (op_ == "coalesce") return op_coalesce(layout_arg(0));
+    if (op_ == "filter_zeros") return op_filter_zeros(layout_arg(0));
+    if (op_ == "filter") return op_filter(layout_arg(0));
+    if (op_ == "right_inverse") return op_right_inverse(layout_arg(0));
+    return op_left_inverse(layout_arg(0));
+  }
+
+  CLI::App* sub_ = nullptr;
+  std::string op_;
+  std::vector<std::string> args_;
+  bool json_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_algebra_command() { return std::make_unique<AlgebraCommand>(); }
+
+}  // namespace lp::cli

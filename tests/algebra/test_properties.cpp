@@ -1,0 +1,206 @@
+// Brute-force property tests on thousands of seeded random layouts per operation. The oracle is
+// evaluation through lp::Layout written out here, not the legality code under test: a legal
+// verdict must mean the property holds at every point; an illegal one must come with a point
+// (or a reason) that really breaks it; the operations CuTe guarantees must come out legal.
+#include <catch2/catch.hpp>
+#include <map>
+#include <set>
+
+#include "RandomLayouts.h"
+#include "TestSupport.h"
+#include "analyzer/algebra/Operations.h"
+
+using namespace lp;
+using namespace lp::algebra;
+using namespace lp::algebra::testing;
+
+namespace {
+
+constexpr int kCases = 2000;
+
+std::vector<int64_t> values(const CuteLayout& l) {
+  const Evaluator e(to_ir(l));
+  std::vector<int64_t> out;
+  for (int64_t i = 0; i < e.size(); ++i) {
+    int64_t v = 0;
+    REQUIRE(as_integer(e.at(i), v));
+    out.push_back(v);
+  }
+  return out;
+}
+
+bool injective(const std::vector<int64_t>& v) { return std::set<int64_t>(v.begin(), v.end()).size() == v.size(); }
+
+}  // namespace
+
+TEST_CASE("coalesce and filter keep the function; always legal", "[algebra][property]") {
+  LayoutGen g(101);
+  g.allow_dynamic = true;
+  g.allow_negative = true;
+  for (int n = 0; n < kCases; ++n) {
+    const CuteLayout l = g.any();
+    INFO(cute_text(l));
+    const Outcome c = op_coalesce(to_ir(l));
+    REQUIRE(c.check.verdict == Verdict::Legal);
+    CHECK(values(*c.layout) == values(l));
+    CHECK(c.layout->leaves().size() <= l.leaves().size());
+    // filter: L's values with the static stride-0 modes skipped, in L's order.
+    const Outcome f = op_filter(to_ir(l));
+    REQUIRE(f.check.verdict == Verdict::Legal);
+    std::vector<int64_t> kept;
+    const std::vector<int64_t> all = values(l);
+    const std::vector<CuteLayout> leaves = l.leaves();
+    for (int64_t i = 0; i < static_cast<int64_t>(all.size()); ++i) {
+      int64_t rest = i;
+      bool zero_coord_on_zero_modes = true;
+      for (const CuteLayout& leaf : leaves) {
+        if (leaf.stride.is_zero() && leaf.stride.is_static && rest % leaf.shape.value != 0) zero_coord_on_zero_modes = false;
+        rest /= leaf.shape.value;
+      }
+      if (zero_coord_on_zero_modes) kept.push_back(all[static_cast<size_t>(i)]);
+    }
+    CHECK(values(*f.layout) == kept);
+  }
+}
+
+TEST_CASE("composition: legal means R = A o B inside A's domain; illegal witnesses are real", "[algebra][property]") {
+  LayoutGen g(202);
+  int legal = 0, illegal = 0;
+  for (int n = 0; n < kCases; ++n) {
+    g.allow_dynamic = n % 3 == 0;
+    g.allow_negative = n % 4 == 0;
+    const CuteLayout a = g.chance(0.5) ? g.compact() : g.any();
+    g.allow_negative = false;
+    const CuteLayout b = g.any(2);
+    INFO(cute_text(a) << " o " << cute_text(b));
+    const Outcome o = op_compose(to_ir(a), to_ir(b));
+    if (!o.text) {
+      CHECK(o.check.verdict == Verdict::Illegal);  // CuTe rejects it
+      continue;
+    }
+    const std::vector<int64_t> av = values(a), bv = values(b);
+    const Evaluator r(to_ir(*o.layout));
+    bool holds = r.size() == static_cast<int64_t>(bv.size());
+    for (size_t c = 0; c < bv.size(); ++c) {
+      int64_t rc = 0;
+      as_integer(r.at_extended(static_cast<int64_t>(c)), rc);
+      holds = holds && bv[c] >= 0 && bv[c] < static_cast<int64_t>(av.size()) && rc == av[static_cast<size_t>(bv[c])];
+    }
+    CHECK((o.check.verdict == Verdict::Legal) == holds);
+    if (o.check.verdict == Verdict::Illegal && o.check.witness && o.check.witness->index >= 0) {
+      const size_t c = static_cast<size_t>(o.check.witness->index);
+      const bool outside = bv[c] < 0 || bv[c] >= static_cast<int64_t>(av.size());
+      CHECK((outside || value_at(*o.layout, static_cast<int64_t>(c)) != av[static_cast<size_t>(bv[c])]));
+    }
+    (holds ? legal : illegal)++;
+  }
+  // Both verdicts occur often enough for the property to mean something.
+  CHECK(legal > kCases / 10);
+  CHECK(illegal > kCases / 10);
+}
+
+TEST_CASE("complement: legal means (L,R) injective and covering the cotarget", "[algebra][property]") {
+  LayoutGen g(303);
+  int legal = 0;
+  for (int n = 0; n < kCases; ++n) {
+    const CuteLayout l = g.chance(0.5) ? g.compact() : g.any();
+    const int64_t m = g.pick({1, 8, 16, 32, 48, 64, 128});
+    INFO(cute_text(l) << " , " << m);
+    const Outcome o = op_complement(to_ir(l), Int{m, true});
+    if (!o.text) continue;
+    std::vector<int64_t> combined;
+    const std::vector<int64_t> lv = values(filter(l)), rv = values(*o.layout);
+    for (int64_t r : rv)
+      for (int64_t x : lv) combined.push_back(x + r);
+    bool holds = injective(combined);
+    const std::set<int64_t> hit(combined.begin(), combined.end());
+    for (int64_t v = 0; v < m; ++v) holds = holds && hit.count(v);
+    CHECK((o.check.verdict == Verdict::Legal) == holds);
+    legal += holds;
+  }
+  CHECK(legal > kCases / 4);
+}
+
+TEST_CASE("compact layouts: complement, divide, product and inverses are legal", "[algebra][property]") {
+  LayoutGen g(404);
+  for (int n = 0; n < kCases; ++n) {
+    const CuteLayout l = g.compact();
+    INFO(cute_text(l));
+    CHECK(op_complement(to_ir(l), std::nullopt).check.verdict == Verdict::Legal);
+    CHECK(op_right_inverse(to_ir(l)).check.verdict == Verdict::Legal);
+    const Outcome li = op_left_inverse(to_ir(l));
+    CHECK(li.check.verdict == Verdict::Legal);
+    // A compact tile k:1 that divides the layout's shape mode by mode (k splits across the
+    // leading modes as CuTe's shape_div requires): the divide must be legal.
+    const int64_t size = l.size().value;
+    const int64_t tile = g.pick({1, 2, 4, 6});
+    int64_t rem = tile;
+    bool divides = true;
+    for (const CuteLayout& leaf : l.leaves()) {
+      if (rem == 1) break;
+      if (rem % leaf.shape.value == 0) rem /= leaf.shape.value;
+      else if (leaf.shape.value % rem == 0) rem = 1;
+      else divides = false;
+    }
+    if (divides && rem == 1) {
+      const Outcome d = op_divide(DivideKind::Logical, to_ir(l), Tiler::of(CuteLayout::leaf(Int{tile, true}, Int{1, true})));
+      CHECK(d.check.verdict == Verdict::Legal);
+      CHECK(values(*d.layout).size() == static_cast<size_t>(size));
+    }
+    const CuteLayout b = g.compact(2);
+    const Outcome p = op_logical_product(to_ir(l), Tiler::of(b));
+    CHECK(p.check.verdict == Verdict::Legal);
+    const std::vector<int64_t> pv = values(*p.layout);
+    CHECK(injective(pv));
+    CHECK(*std::max_element(pv.begin(), pv.end()) + 1 == static_cast<int64_t>(pv.size()));
+    CHECK(op_blocked_product(to_ir(l), to_ir(b)).check.verdict == Verdict::Legal);
+    CHECK(op_raked_product(to_ir(l), to_ir(b)).check.verdict == Verdict::Legal);
+  }
+}
+
+TEST_CASE("inverses: legal means the inverse identity holds at every point", "[algebra][property]") {
+  LayoutGen g(505);
+  for (int n = 0; n < kCases; ++n) {
+    const CuteLayout l = g.any();
+    INFO(cute_text(l));
+    const std::vector<int64_t> lv = values(l);
+    const Outcome r = op_right_inverse(to_ir(l));
+    if (r.text) {
+      const std::vector<int64_t> rv = values(*r.layout);
+      bool holds = true;
+      for (size_t i = 0; i < rv.size(); ++i)
+        holds = holds && rv[i] >= 0 && rv[i] < static_cast<int64_t>(lv.size()) && lv[static_cast<size_t>(rv[i])] == static_cast<int64_t>(i);
+      CHECK((r.check.verdict == Verdict::Legal) == holds);
+    }
+    const Outcome li = op_left_inverse(to_ir(l));
+    if (li.text) {
+      const std::vector<int64_t> rv = values(*li.layout);
+      bool holds = injective(lv);
+      for (size_t i = 0; holds && i < lv.size(); ++i)
+        holds = lv[i] >= 0 && lv[i] < static_cast<int64_t>(rv.size()) && rv[static_cast<size_t>(lv[i])] == static_cast<int64_t>(i);
+      CHECK((li.check.verdict == Verdict::Legal) == holds);
+    }
+  }
+}
+
+TEST_CASE("divide: legal means every tile point lands in the layout's domain", "[algebra][property]") {
+  LayoutGen g(606);
+  for (int n = 0; n < kCases; ++n) {
+    const CuteLayout l = g.compact();
+    const CuteLayout t = g.any(2);
+    INFO(cute_text(l) << " / " << cute_text(t));
+    const Outcome d = op_divide(DivideKind::Zipped, to_ir(l), Tiler::tuple({Tiler::of(t)}));
+    if (!d.text) continue;
+    if (d.check.verdict == Verdict::Legal) {
+      // Each mode-0 tile is T, so the values on the tile equal L at T's points.
+      const std::vector<int64_t> tv = values(t), lv = values(l.mode(0));
+      const std::vector<int64_t> dv = values(d.layout->mode(0).mode(0));
+      REQUIRE(dv.size() == tv.size());
+      for (size_t i = 0; i < tv.size(); ++i) {
+        REQUIRE(tv[i] >= 0);
+        REQUIRE(tv[i] < static_cast<int64_t>(lv.size()));
+        CHECK(dv[i] == lv[static_cast<size_t>(tv[i])]);
+      }
+    }
+  }
+}
