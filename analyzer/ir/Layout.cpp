@@ -207,6 +207,17 @@ std::vector<int64_t> Layout::split(int64_t i) const {
   return c;
 }
 
+int64_t Layout::index_of(const std::vector<int64_t>& coord) const {
+  int64_t i = 0;
+  const size_t n = p_.modes.size();
+  if (p_.order == IndexOrder::Colex) {
+    for (size_t k = n; k-- > 0;) i = i * p_.modes[k].extent + coord[k];
+  } else {
+    for (size_t k = 0; k < n; ++k) i = i * p_.modes[k].extent + coord[k];
+  }
+  return i;
+}
+
 Point Layout::base_of(const std::vector<int64_t>& coord) const {
   Point b = p_.offset;
   for (size_t k = 0; k < p_.modes.size(); ++k) {

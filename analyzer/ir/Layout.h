@@ -136,6 +136,9 @@ class Layout {
   /// Coordinate of 1-D index i across the modes (one entry per mode), in this layout's order.
   /// Throws LayoutError when i is outside [0, size()).
   std::vector<int64_t> split(int64_t i) const;
+  /// The 1-D index of a per-mode coordinate (the inverse of split). Precondition: every entry
+  /// lies in [0, extent).
+  int64_t index_of(const std::vector<int64_t>& coord) const;
   /// Base point (affine core + offset, no replicas, no stages) of a per-mode coordinate.
   Point base_of(const std::vector<int64_t>& coord) const;
   /// All images of 1-D index i: one point per replica combination (row-major over replicas),

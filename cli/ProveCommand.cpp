@@ -1,0 +1,280 @@
+// `layoutproof prove PROPERTY ...`: proof obligations decided by the solver library.
+//   prove injective LAYOUT
+//   prove covers LAYOUT --target AXIS=LO..HI[,AXIS=LO..HI...]
+//   prove compose A B            (the stated result is CuTe's composition, from the algebra library)
+//   prove conflict-free --smem LAYOUT --dtype T --lanes LAYOUT --instr NAME [--arch A] [--base-align B]
+// JSON: {"property", "verdict", "engine", "time_ms", "reason", "counterexample"}.
+// Exit: 0 proven, 1 refuted or unknown, 2 bad input.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/Command.h"
+#include "cli/ImageJson.h"
+#include "cli/LayoutArg.h"
+#include "hw/HwError.h"
+#include "solver/BankConflicts.h"
+#include "analyzer/algebra/Operations.h"
+#include "solver/Composition.h"
+#include "solver/Coverage.h"
+#include "solver/Injectivity.h"
+
+namespace lp::cli {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json point_json(const Layout& l, const Point& p) {
+  if (l.is_scalar()) return p[0];
+  json o = json::object();
+  for (size_t a = 0; a < p.size(); ++a) o[l.axes()[a].spelling()] = p[a];
+  return o;
+}
+
+json coord_json(const Layout& l, int64_t index) {
+  json c = json::array();
+  for (int64_t v : l.split(index)) c.push_back(v);
+  return c;
+}
+
+std::vector<AxisRange> parse_target(const std::string& text) {
+  std::vector<AxisRange> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    size_t eq = item.find('='), dots = item.find("..");
+    if (eq == std::string::npos || dots == std::string::npos || dots < eq)
+      throw std::invalid_argument(fmt::format("--target item '{}' is not AXIS=LO..HI", item));
+    std::string axis = item.substr(0, eq);
+    if (axis.empty()) throw std::invalid_argument(fmt::format("--target item '{}' names no axis", item));
+    auto number = [&](const std::string& s) {
+      size_t used = 0;
+      int64_t v = 0;
+      try {
+        v = std::stoll(s, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used == 0 || used != s.size()) throw std::invalid_argument(fmt::format("--target bound '{}' is not an integer", s));
+      return v;
+    };
+    AxisRange r{Axis::memory(), 0, 0};
+    bool basis = axis[0] == '@';
+    if (basis) {
+      std::vector<uint32_t> printed;
+      for (size_t p = 1; p <= axis.size();) {
+        size_t q = axis.find('@', p);
+        printed.push_back(static_cast<uint32_t>(number(axis.substr(p, q == std::string::npos ? std::string::npos : q - p))));
+        if (q == std::string::npos) break;
+        p = q + 1;
+      }
+      r.axis = Axis::basis({printed.rbegin(), printed.rend()});
+    } else {
+      r.axis = Axis::named(axis);
+    }
+    r.lo = number(item.substr(eq + 1, dots - eq - 1));
+    r.hi = number(item.substr(dots + 2));
+    out.push_back(r);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+class ProveCommand : public Command {
+ public:
+  CLI::App* setup(CLI::App& app) override {
+    auto* sub = app.add_subcommand("prove", "Prove a property of a layout, or refute it with a checked counterexample");
+    sub->require_subcommand(1);
+    auto common = [&](CLI::App* p) {
+      p->add_option("--engine", engine_, "z3, enum, f2 or auto")->check(CLI::IsMember({"z3", "enum", "f2", "auto"}));
+      p->add_option("--timeout-ms", limits_.timeout_ms, "Z3 time limit per query");
+      p->add_option("--notation", notation_, "Force the input notation: cute, tirx or descriptor");
+      p->add_flag("--json", json_, "Machine-readable output");
+    };
+    injective_ = sub->add_subcommand("injective", "No two logical elements share a physical point");
+    injective_->add_option("layout", layout_, "The layout")->required();
+    common(injective_);
+    covers_ = sub->add_subcommand("covers", "Every point of a target box holds a copy");
+    covers_->add_option("layout", layout_, "The layout")->required();
+    covers_->add_option("--target", target_, "AXIS=LO..HI[,AXIS=LO..HI...]")->required();
+    common(covers_);
+    compose_ = sub->add_subcommand("compose", "B maps into A's domain and CuTe's result equals A(B(c)) everywhere");
+    compose_->add_option("a", layout_, "The outer layout A")->required();
+    compose_->add_option("b", second_, "The inner layout B")->required();
+    common(compose_);
+    conflict_ = sub->add_subcommand("conflict-free", "No phase of a shared-memory access needs more wavefronts than ideal");
+    conflict_->add_option("--smem", smem_, "Shared-memory layout: logical coordinate -> element offset")->required();
+    conflict_->add_option("--dtype", dtype_, "Element type: f16, bf16, f32, u8, ...")->required();
+    conflict_->add_option("--lanes", lanes_, "Lane map: (lane, issue...) -> smem coordinate (_1@d) or index")->required();
+    conflict_->add_option("--instr", instr_, "Instruction, e.g. ldmatrix.x4, ld.shared.v4.b32")->required();
+    conflict_->add_option("--arch", arch_, "Architecture (default sm_90)");
+    conflict_->add_option("--base-align", base_align_, "Alignment of the buffer's base in bytes (default 1024)");
+    common(conflict_);
+    return sub;
+  }
+
+  int run() override {
+    Engine engine = engine_from_name(engine_);
+    json out;
+    Outcome outcome;
+    if (conflict_->parsed()) {
+      try {
+        outcome = conflict_free(engine, out);
+      } catch (const AccessError& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return kBadInput;
+      } catch (const hw::HwError& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return kBadInput;
+      }
+      return report(out, outcome);
+    }
+    if (compose_->parsed()) {
+      try {
+        outcome = compose(engine, out);
+      } catch (const std::invalid_argument& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return kBadInput;
+      }
+      return report(out, outcome);
+    }
+    ParsedLayout parsed = read_layout_arg(layout_, notation_);
+    const Layout& l = parsed.layout;
+    try {
+      if (injective_->parsed()) {
+        auto r = prove_injective(l, engine, limits_);
+        out["property"] = "injective";
+        outcome = r;
+        if (r.witness) {
+          const auto& w = *r.witness;
+          json cx;
+          cx["indices"] = {w.index_a, w.index_b};
+          cx["coordinates"] = {coord_json(l, w.index_a), coord_json(l, w.index_b)};
+          if (!l.replicas().empty()) cx["replicas"] = {w.replica_a, w.replica_b};
+          cx["images"] = {point_json(l, w.image), point_json(l, w.image)};
+          out["counterexample"] = cx;
+        }
+      } else {
+        auto ranges = parse_target(target_);
+        auto r = prove_covers(l, ranges, engine, limits_);
+        out["property"] = "covers";
+        outcome = r;
+        if (r.witness) {
+          json u = json::object();
+          for (size_t k = 0; k < ranges.size(); ++k) u[ranges[k].axis.spelling()] = r.witness->uncovered[k];
+          out["counterexample"] = {{"uncovered", u}};
+        }
+      }
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      return kBadInput;
+    }
+    return report(out, outcome);
+  }
+
+ private:
+  Outcome compose(Engine engine, json& out) {
+    ParsedLayout a = read_layout_arg(layout_, notation_, "<A>");
+    ParsedLayout b = read_layout_arg(second_, notation_, "<B>");
+    algebra::Outcome cute = algebra::op_compose(a.layout, b.layout);
+    std::optional<Layout> r;
+    out["property"] = "compose";
+    if (cute.text) {
+      out["result"] = *cute.text;
+      r = parse_layout_text(*cute.text, "<result>").layout;
+    }
+    auto res = prove_composition(a.layout, b.layout, r, engine, limits_);
+    if (res.witness) {
+      const auto& w = *res.witness;
+      json cx;
+      cx["index"] = w.index;
+      cx["coordinate"] = w.coordinate;
+      if (w.out_of_domain) {
+        cx["out_of_domain"] = point_json(b.layout, w.b_image);
+        cx["domain_size"] = a.layout.size();
+      } else if (w.outside_result) {
+        if (!w.expected.empty()) cx["expected"] = point_json(a.layout, w.expected);
+        cx["got"] = nullptr;
+        cx["result_size"] = r->size();
+      } else {
+        cx["expected"] = point_json(a.layout, w.expected);
+        cx["got"] = r ? point_json(*r, w.got) : json();
+      }
+      out["counterexample"] = cx;
+    }
+    return res;
+  }
+
+  Outcome conflict_free(Engine engine, json& out) {
+    ParsedLayout smem = read_layout_arg(smem_, notation_, "<smem>");
+    ParsedLayout lanes = read_layout_arg(lanes_, "", "<lanes>");
+    SmemAccess access(smem.layout, dtype_bits(dtype_), lanes.layout, hw::smem_instr(instr_), hw::arch_by_name(arch_),
+                      base_align_);
+    auto r = prove_conflict_free(access, engine, limits_);
+    out["property"] = "conflict-free";
+    out["wavefronts"] = r.wavefronts;
+    out["ideal"] = r.ideal;
+    if (r.conflict) {
+      const auto& w = *r.conflict;
+      out["counterexample"] = {{"lanes", {w.lane_a, w.lane_b}},
+                               {"issue", w.issue},
+                               {"coordinates", {w.coord_a, w.coord_b}},
+                               {"addresses", {w.address_a, w.address_b}},
+                               {"bank", w.bank},
+                               {"words", w.words},
+                               {"base", w.base},
+                               {"wavefronts", w.wavefronts},
+                               {"ideal", w.ideal}};
+    } else if (r.access) {
+      json cx = {{"issue", r.access->issue}, {"base", r.access->base}, {"reason", r.access->what}};
+      if (r.access->lane >= 0) cx["lane"] = r.access->lane;
+      if (!r.access->coord.empty()) cx["coordinate"] = r.access->coord;
+      out["counterexample"] = cx;
+    }
+    return r;
+  }
+
+  int report(const json& out, const Outcome& outcome) {
+    json report;  // the contract's key order: property, verdict, engine, time_ms, ...
+    report["property"] = out["property"];
+    report["verdict"] = verdict_name(outcome.verdict);
+    report["engine"] = engine_name(outcome.engine);
+    report["time_ms"] = outcome.time_ms;
+    if (out.contains("result")) report["result"] = out["result"];
+    if (out.contains("wavefronts")) {
+      report["wavefronts"] = out["wavefronts"];
+      report["ideal"] = out["ideal"];
+    }
+    if (!outcome.reason.empty()) report["reason"] = outcome.reason;
+    if (out.contains("counterexample")) report["counterexample"] = out["counterexample"];
+    if (json_) {
+      std::cout << report.dump() << "\n";
+    } else {
+      std::cout << fmt::format("{}: {} ({} engine, {:.1f} ms)\n", report["property"].get<std::string>(),
+                               verdict_name(outcome.verdict), engine_name(outcome.engine), outcome.time_ms);
+      if (report.contains("wavefronts"))
+        std::cout << fmt::format("  worst instruction: {} wavefronts, ideal {}\n", report["wavefronts"].get<int64_t>(),
+                                 report["ideal"].get<int64_t>());
+      if (!outcome.reason.empty()) std::cout << "  " << outcome.reason << "\n";
+      if (report.contains("counterexample")) std::cout << "  counterexample: " << report["counterexample"].dump() << "\n";
+    }
+    return outcome.verdict == Verdict::Proven ? kOk : kFindings;
+  }
+
+  CLI::App *injective_ = nullptr, *covers_ = nullptr, *compose_ = nullptr, *conflict_ = nullptr;
+  std::string layout_, second_, notation_, target_, engine_ = "auto";
+  std::string smem_, dtype_, lanes_, instr_, arch_ = "sm_90";
+  int64_t base_align_ = 1024;
+  bool json_ = false;
+  SolverLimits limits_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_prove_command() { return std::make_unique<ProveCommand>(); }
+
+}  // namespace lp::cli

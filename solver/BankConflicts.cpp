@@ -1,0 +1,429 @@
+#include "solver/BankConflicts.h"
+
+#include <fmt/format.h>
+
+#include "analyzer/ir/Checked.h"
+#include "hw/BankModel.h"
+#include "hw/HwError.h"
+#include "solver/Engines.h"
+#include "solver/Z3Layout.h"
+
+namespace lp {
+
+namespace {
+
+std::vector<int64_t> bases(const SmemAccess& a) {
+  std::vector<int64_t> out;
+  for (int64_t b = 0; b < a.base_period(); b += a.base_align()) out.push_back(b);
+  if (out.empty()) out.push_back(0);
+  return out;
+}
+
+// The two lanes of the worst phase that touch different words of its busiest bank.
+ConflictWitness witness_from_cost(const SmemAccess& a, int64_t issue, int64_t base, const std::vector<int64_t>& addr,
+                                  const hw::AccessCost& cost) {
+  const hw::PhaseCost* worst = &cost.phases.front();
+  for (const auto& p : cost.phases)
+    if (p.wavefronts > worst->wavefronts) worst = &p;
+  ConflictWitness w;
+  w.issue = issue;
+  w.base = base;
+  w.bank = worst->bank;
+  w.words = worst->words;
+  w.wavefronts = cost.wavefronts;
+  w.ideal = cost.ideal;
+  const int bank_count = a.arch().banks;
+  std::vector<std::pair<int, int64_t>> touching;  // (lane, word) on the bank
+  for (int lane : worst->lanes) {
+    int64_t first = addr[static_cast<size_t>(lane)] / 4, last = (addr[static_cast<size_t>(lane)] + a.instr().bytes - 1) / 4;
+    for (int64_t word = first; word <= last; ++word)
+      if (word % bank_count == w.bank) touching.push_back({lane, word});
+  }
+  w.lane_a = w.lane_b = touching.front().first;
+  for (const auto& [lane, word] : touching)
+    if (word != touching.front().second || (!a.instr().broadcast && lane != touching.front().first)) {
+      w.lane_b = lane;
+      break;
+    }
+  w.coord_a = a.coordinate(w.lane_a, issue);
+  w.coord_b = a.coordinate(w.lane_b, issue);
+  w.address_a = addr[static_cast<size_t>(w.lane_a)];
+  w.address_b = addr[static_cast<size_t>(w.lane_b)];
+  return w;
+}
+
+// Each lane's vector must cover the consecutive logical elements along the contiguous mode.
+std::optional<AccessWitness> check_vector(const SmemAccess& a, int lane, int64_t issue) {
+  const int n = a.elements_per_access();
+  if (n == 1) return std::nullopt;
+  std::vector<int64_t> c = a.coordinate(lane, issue);
+  auto fail = [&](std::string what) { return AccessWitness{lane, issue, 0, c, std::move(what)}; };
+  if (!a.vector_mode())
+    return fail(fmt::format("a {}-byte access covers {} elements, but no logical mode of the smem layout is contiguous",
+                            a.instr().bytes, n));
+  size_t d = *a.vector_mode();
+  int64_t e0 = a.element_part().offset_at(a.smem_index(c));
+  for (int j = 1; j < n; ++j) {
+    std::vector<int64_t> cj = c;
+    cj[d] += j;
+    if (cj[d] >= a.smem_dims()[d])
+      return fail(fmt::format("its {}-element vector runs past the end of mode {} (size {})", n, d, a.smem_dims()[d]));
+    int64_t ej = a.element_part().offset_at(a.smem_index(cj));
+    if (ej != e0 + j)
+      return fail(fmt::format("element {} of its vector (coordinate +{} along mode {}) is at offset {}, not {}", j, j, d, ej,
+                              e0 + j));
+  }
+  return std::nullopt;
+}
+
+ConflictResult by_enumeration(const SmemAccess& a, const SolverLimits& limits) {
+  ConflictResult r;
+  r.engine = Engine::Enum;
+  auto residues = bases(a);
+  const int used = hw::address_lane_count(a.instr());
+  if (a.issue_count() > limits.max_enumeration / 32 / static_cast<int64_t>(residues.size())) {
+    r.reason = fmt::format("{} issues x {} base residues exceed the enumeration limit", a.issue_count(), residues.size());
+    return r;
+  }
+  for (int64_t q = 0; q < a.issue_count(); ++q) {
+    for (int lane = 0; lane < used; ++lane) {
+      try {
+        if (auto v = check_vector(a, lane, q)) {
+          r.verdict = Verdict::Refuted;
+          r.access = v;
+          return r;
+        }
+      } catch (const AccessError& e) {
+        r.verdict = Verdict::Refuted;
+        r.access = AccessWitness{lane, q, 0, {}, e.what()};
+        return r;
+      }
+    }
+    for (int64_t base : residues) {
+      std::vector<int64_t> addr;
+      try {
+        addr = a.addresses(q, base);
+        hw::AccessCost cost = hw::smem_access_cost(a.arch(), a.instr(), addr);
+        if (cost.wavefronts > r.wavefronts || (cost.wavefronts == r.wavefronts && cost.ideal < r.ideal)) {
+          r.wavefronts = cost.wavefronts;
+          r.ideal = cost.ideal;
+        }
+        if (!cost.conflict_free && !r.conflict) r.conflict = witness_from_cost(a, q, base, addr, cost);
+      } catch (const AccessError& e) {
+        r.verdict = Verdict::Refuted;
+        r.access = AccessWitness{-1, q, base, {}, e.what()};
+        return r;
+      } catch (const hw::HwError& e) {
+        r.verdict = Verdict::Refuted;
+        r.access = AccessWitness{-1, q, base, {}, e.what()};
+        return r;
+      }
+    }
+  }
+  r.verdict = r.conflict ? Verdict::Refuted : Verdict::Proven;
+  return r;
+}
+
+// ---- Z3 ---------------------------------------------------------------------------------------
+
+struct Encoded {
+  z3::expr total, ideal;
+  z3::expr domain;  ///< issue variables and base residue in range
+  z3::expr valid;   ///< every used lane's address inside the buffer and aligned
+  std::vector<z3::expr> issue_vars;
+  z3::expr base_var;
+  std::vector<z3::expr> address;  ///< per lane
+};
+
+uint64_t lanes_bound(const Layout& lanes) {
+  uint64_t b = 0;
+  for (int64_t c : lanes.cosize()) b = std::max<uint64_t>(b, static_cast<uint64_t>(c));
+  return b;
+}
+
+// The exact cost of the hardware model (hw/BankModel.cpp) as bit-vector terms.
+Encoded encode(z3::context& ctx, const SmemAccess& a, const Z3Layout& enc) {
+  const Layout& lanes = a.lanes();
+  const unsigned w = enc.width();
+  auto k = [&](int64_t v) { return ctx.bv_val(v, w); };
+  std::vector<z3::expr> issue_vars;
+  z3::expr domain = ctx.bool_val(true), valid = ctx.bool_val(true);
+  for (size_t m = a.lane_modes(); m < lanes.modes().size(); ++m) {
+    issue_vars.push_back(ctx.bv_const(fmt::format("q{}", m).c_str(), w));
+    domain = domain && z3::ult(issue_vars.back(), k(lanes.modes()[m].extent));
+  }
+  z3::expr base_var = ctx.bv_const("base_step", w);
+  domain = domain && z3::ult(base_var, k(std::max<int64_t>(1, a.base_period() / a.base_align())));
+  z3::expr base = base_var * k(a.base_align());
+  const int used = hw::address_lane_count(a.instr());
+  const auto& dims = a.smem_dims();
+  std::vector<z3::expr> address;
+  for (int lane = 0; lane < 32; ++lane) {
+    if (lane >= used) {
+      address.push_back(address.front());
+      continue;
+    }
+    // Lanes-layout image: the lane's leaves are concrete, the issue's symbolic.
+    std::vector<int64_t> lane_coord = lanes.split(lane);
+    std::vector<z3::expr> v;
+    for (size_t ax = 0; ax < lanes.axes().size(); ++ax) {
+      int64_t fixed = lanes.offset()[ax];
+      for (size_t m = 0; m < a.lane_modes(); ++m) fixed += lane_coord[m] * lanes.modes()[m].stride[ax];
+      z3::expr e = k(fixed);
+      for (size_t m = a.lane_modes(); m < lanes.modes().size(); ++m)
+        if (int64_t s = lanes.modes()[m].stride[ax]; s != 0) e = e + issue_vars[m - a.lane_modes()] * k(s);
+      v.push_back(e);
+    }
+    // Smem coordinate -> 1-D index, inside the buffer.
+    z3::expr index = k(0);
+    if (lanes.axes().size() == 1 && lanes.axes()[0].is_memory()) {
+      index = v[0];
+      valid = valid && z3::sge(index, k(0)) && z3::slt(index, k(a.smem().size()));
+    } else {
+      std::vector<z3::expr> x(dims.size(), k(0));
+      for (size_t ax = 0; ax < lanes.axes().size(); ++ax) x[lanes.axes()[ax].path()[0]] = x[lanes.axes()[ax].path()[0]] + v[ax];
+      for (size_t d = 0; d < dims.size(); ++d) valid = valid && z3::sge(x[d], k(0)) && z3::slt(x[d], k(dims[d]));
+      if (a.smem().order() == IndexOrder::Colex)
+        for (size_t d = dims.size(); d-- > 0;) index = index * k(dims[d]) + x[d];
+      else
+        for (size_t d = 0; d < dims.size(); ++d) index = index * k(dims[d]) + x[d];
+    }
+    z3::expr e = enc.image_at_index(index)[0];
+    z3::expr addr = base + e * k(a.element_bytes());
+    if (const auto& sw = a.absolute_swizzle()) {
+      z3::expr y = addr & k(sw->swizzle.source_mask());
+      z3::expr moved = sw->swizzle.shift() >= 0 ? z3::lshr(y, k(sw->swizzle.shift())) : z3::shl(y, k(-sw->swizzle.shift()));
+      addr = addr ^ moved;
+    }
+    valid = valid && z3::urem(addr, k(a.instr().bytes)) == k(0) && z3::sge(addr, k(0)) &&
+            z3::sle(addr + k(a.instr().bytes), k(a.arch().max_smem_bytes_per_block));
+    address.push_back(addr);
+  }
+  // Phase costs, for the unmerged and (where the load may merge) the merged phase split.
+  const unsigned cw = 16;
+  auto cnt = [&](int64_t v) { return ctx.bv_val(v, cw); };
+  const int words_per_access = std::max(1, a.instr().bytes / 4);
+  auto structure_cost = [&](bool merged) {
+    z3::expr total = cnt(0);
+    auto phases = hw::phase_lanes(a.instr(), merged);
+    for (const auto& lanes_of_phase : phases) {
+      std::vector<z3::expr> words;
+      for (int lane : lanes_of_phase)
+        for (int j = 0; j < words_per_access; ++j) words.push_back(z3::lshr(address[static_cast<size_t>(lane)], k(2)) + k(j));
+      std::vector<z3::expr> counted;  // the word counts toward its bank (first occurrence, or every access)
+      std::vector<z3::expr> bank_of;
+      for (size_t c = 0; c < words.size(); ++c) {
+        bank_of.push_back(z3::urem(words[c], k(a.arch().banks)));
+        z3::expr first = ctx.bool_val(true);
+        if (a.instr().broadcast)
+          for (size_t d = 0; d < c; ++d) first = first && words[d] != words[c];
+        counted.push_back(first);
+      }
+      z3::expr busiest = cnt(1);
+      for (int bank = 0; bank < a.arch().banks; ++bank) {
+        z3::expr load = cnt(0);
+        for (size_t c = 0; c < words.size(); ++c)
+          load = load + z3::ite(counted[c] && bank_of[c] == k(bank), cnt(1), cnt(0));
+        busiest = z3::ite(z3::ugt(load, busiest), load, busiest);
+      }
+      total = total + busiest + cnt(a.instr().phase_overhead);
+    }
+    return std::pair{total, cnt(static_cast<int64_t>(phases.size()) * (1 + a.instr().phase_overhead))};
+  };
+  auto [total_u, ideal_u] = structure_cost(false);
+  z3::expr total = total_u, ideal = ideal_u;
+  if (a.arch().load_merging && a.instr().mergeable) {
+    auto [total_m, ideal_m] = structure_cost(true);
+    z3::expr pair1 = ctx.bool_val(true), pair2 = ctx.bool_val(true);
+    for (int t = 0; t < 32; ++t) {
+      pair1 = pair1 && address[static_cast<size_t>(t)] == address[static_cast<size_t>(t ^ 1)];
+      pair2 = pair2 && address[static_cast<size_t>(t)] == address[static_cast<size_t>(t ^ 2)];
+    }
+    z3::expr merged = pair1 || pair2;
+    total = z3::ite(merged, total_m, total_u);
+    ideal = z3::ite(merged, ideal_m, ideal_u);
+  }
+  return Encoded{total, ideal, domain, valid, issue_vars, base_var, address};
+}
+
+ConflictResult by_z3(const SmemAccess& a, const SolverLimits& limits) {
+  ConflictResult r;
+  r.engine = Engine::Z3;
+  z3::context ctx;
+  try {
+    uint64_t extra = std::max<uint64_t>({static_cast<uint64_t>(a.base_period()), lanes_bound(a.lanes()),
+                                         static_cast<uint64_t>(a.arch().max_smem_bytes_per_block),
+                                         static_cast<uint64_t>(a.smem().size())});
+    // Addresses are base + bytes * offset: 5 more bits hold them (bytes <= 16) with room to add.
+    Z3Layout enc(ctx, a.element_part(), extra, 6);
+    Encoded e = encode(ctx, a, enc);
+    // Invalid accesses (outside the buffer, misaligned) are found by enumeration-style checks
+    // of the concrete witness; here the first question is whether any valid choice conflicts.
+    z3::solver s = make_solver(ctx, limits);
+    s.add(e.domain && !e.valid);
+    std::string why;
+    auto invalid = checked_check(s, &why);
+    if (invalid == z3::unknown) {
+      r.reason = why;
+      return r;
+    }
+    if (invalid == z3::sat) {
+      z3::model m = s.get_model();
+      int64_t q = 0, mul = 1;
+      for (size_t i = 0; i < e.issue_vars.size(); ++i) {
+        q += enc.value(m, e.issue_vars[i]) * mul;
+        mul *= a.lanes().modes()[a.lane_modes() + i].extent;
+      }
+      int64_t base = enc.value(m, e.base_var) * a.base_align();
+      r.verdict = Verdict::Refuted;
+      r.access = AccessWitness{-1, q, base, {}, ""};
+      // The concrete evaluation names the lane and the rule; if it does not fail, the
+      // encoding and the evaluator disagree, which is reported rather than trusted.
+      try {
+        hw::validate_access(a.arch(), a.instr(), a.addresses(q, base));
+        r.verdict = Verdict::Unknown;
+        r.reason = fmt::format("internal error: Z3 found an invalid address at issue {} that concrete evaluation does not confirm", q);
+        r.access.reset();
+      } catch (const AccessError& err) {
+        r.access->what = err.what();
+      } catch (const hw::HwError& err) {
+        r.access->what = err.what();
+      }
+      return r;
+    }
+    // A fresh solver per question: Z3's incremental mode skips the bit-vector preprocessing
+    // these counting terms need, and is many times slower here.
+    auto model_issue = [&](const z3::model& m) {
+      int64_t issue = 0, mul = 1;
+      for (size_t i = 0; i < e.issue_vars.size(); ++i) {
+        issue += enc.value(m, e.issue_vars[i]) * mul;
+        mul *= a.lanes().modes()[a.lane_modes() + i].extent;
+      }
+      return std::pair<int64_t, int64_t>{issue, enc.value(m, e.base_var) * a.base_align()};
+    };
+    auto ask = [&](const z3::expr& extra, std::optional<z3::model>& model) {
+      z3::solver q = make_solver(ctx, limits);
+      q.add(e.domain && e.valid && extra);
+      auto res = checked_check(q, &why);
+      if (res == z3::sat) model = q.get_model();
+      return res;
+    };
+    // The decision: does any valid choice exceed its own ideal?
+    std::optional<std::pair<int64_t, int64_t>> conflict_at;  // (issue, base)
+    std::optional<z3::model> m;
+    auto res = ask(z3::ugt(e.total, e.ideal), m);
+    if (res == z3::unknown) {
+      r.reason = why;
+      return r;
+    }
+    if (res == z3::sat) conflict_at = model_issue(*m);
+    // Worst case: raise the bar until no choice reaches it.
+    int64_t best = 0, best_ideal = 0;
+    while (true) {
+      m.reset();
+      res = ask(best > 0 ? z3::ugt(e.total, ctx.bv_val(best, 16)) : ctx.bool_val(true), m);
+      if (res == z3::unknown) {
+        r.reason = why;
+        return r;
+      }
+      if (res == z3::unsat) break;
+      best = static_cast<int64_t>(m->eval(e.total, true).get_numeral_uint64());
+      best_ideal = static_cast<int64_t>(m->eval(e.ideal, true).get_numeral_uint64());
+    }
+    // Among the worst instructions, report the smallest ideal (as the enumeration does).
+    while (best > 0) {
+      m.reset();
+      if (ask(e.total == ctx.bv_val(best, 16) && z3::ult(e.ideal, ctx.bv_val(best_ideal, 16)), m) != z3::sat) break;
+      best_ideal = static_cast<int64_t>(m->eval(e.ideal, true).get_numeral_uint64());
+    }
+    r.wavefronts = best;
+    r.ideal = best_ideal;
+    if (conflict_at) {
+      auto addr = a.addresses(conflict_at->first, conflict_at->second);
+      hw::AccessCost cost = hw::smem_access_cost(a.arch(), a.instr(), addr);
+      r.conflict = witness_from_cost(a, conflict_at->first, conflict_at->second, addr, cost);
+      r.verdict = Verdict::Refuted;
+    } else {
+      r.verdict = Verdict::Proven;
+    }
+    // The vector claim is a separate, per-lane question; it is answered by enumerating the
+    // lanes and issues when that is small, else left to the enumeration engine.
+    if (a.elements_per_access() > 1) {
+      if (a.issue_count() > limits.max_enumeration / 32) {
+        if (r.verdict == Verdict::Proven) {
+          r.verdict = Verdict::Unknown;
+          r.reason = "the vector-coverage check needs an enumeration of all issues, which exceeds the limit";
+        }
+      } else {
+        for (int64_t q = 0; q < a.issue_count() && !r.access; ++q)
+          for (int lane = 0; lane < hw::address_lane_count(a.instr()) && !r.access; ++lane)
+            if (auto v = check_vector(a, lane, q)) r.access = v;
+        if (r.access) {
+          r.verdict = Verdict::Refuted;
+          r.conflict.reset();
+        }
+      }
+    }
+  } catch (const EncodingError& e) {
+    r.reason = std::string("cannot encode for Z3: ") + e.what();
+  } catch (const z3::exception& e) {
+    r.reason = std::string("Z3 gave up: ") + e.msg();
+  }
+  return r;
+}
+
+// Re-check a reported conflict on the concrete addresses with the hardware model.
+void revalidate(const SmemAccess& a, ConflictResult& r) {
+  if (r.verdict != Verdict::Refuted || !r.conflict) return;
+  const ConflictWitness& w = *r.conflict;
+  auto addr = a.addresses(w.issue, w.base);
+  hw::AccessCost cost = hw::smem_access_cost(a.arch(), a.instr(), addr);
+  if (cost.conflict_free || cost.wavefronts != w.wavefronts) {
+    r.verdict = Verdict::Unknown;
+    r.reason = fmt::format("internal error: the {} engine's conflict at issue {} failed the concrete re-check",
+                           engine_name(r.engine), w.issue);
+    r.conflict.reset();
+    return;
+  }
+  r.reason = fmt::format("issue {}: lanes {} and {} hit bank {} with different words: {} wavefronts, ideal {}", w.issue,
+                         w.lane_a, w.lane_b, w.bank, w.wavefronts, w.ideal);
+}
+
+}  // namespace
+
+ConflictResult prove_conflict_free(const SmemAccess& access, Engine engine, const SolverLimits& limits) {
+  Stopwatch clock;
+  ConflictResult r;
+  try {
+    switch (engine) {
+      case Engine::Enum: r = by_enumeration(access, limits); break;
+      case Engine::Z3: r = by_z3(access, limits); break;
+      case Engine::F2:
+        r.engine = Engine::F2;
+        r.reason = "the F2 engine does not decide bank conflicts; use enum, z3 or auto";
+        break;
+      case Engine::Auto:
+        if (access.issue_count() * static_cast<int64_t>(access.base_period() / access.base_align() + 1) <= kAutoEnumerationLimit / 32)
+          r = by_enumeration(access, limits);
+        else
+          r = by_z3(access, limits);
+        break;
+    }
+    revalidate(access, r);
+    if (r.access && r.reason.empty())
+      r.reason = r.access->lane >= 0 ? fmt::format("lane {} of issue {}: {}", r.access->lane, r.access->issue, r.access->what)
+                                     : fmt::format("issue {}: {}", r.access->issue, r.access->what);
+  } catch (const OverflowError& e) {
+    r = ConflictResult{};
+    r.engine = engine;
+    r.reason = std::string("evaluation overflowed: ") + e.what();
+  } catch (const LayoutError& e) {
+    r = ConflictResult{};
+    r.engine = engine;
+    r.reason = e.what();
+  }
+  r.time_ms = clock.elapsed_ms();
+  return r;
+}
+
+}  // namespace lp

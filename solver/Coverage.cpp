@@ -1,0 +1,271 @@
+#include "solver/Coverage.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "analyzer/ir/Checked.h"
+#include "solver/Engines.h"
+#include "solver/F2Layout.h"
+#include "solver/Z3Layout.h"
+
+namespace lp {
+
+namespace {
+
+struct Target {
+  std::vector<size_t> axis;  ///< index into layout.axes() per target entry
+  std::vector<AxisRange> ranges;
+  int64_t box_size = 1;
+};
+
+Target resolve(const Layout& l, const std::vector<AxisRange>& ranges) {
+  Target t;
+  t.ranges = ranges;
+  if (ranges.empty()) throw std::invalid_argument("the coverage target names no axis");
+  for (const AxisRange& r : ranges) {
+    auto a = l.axis_index(r.axis);
+    if (!a) throw std::invalid_argument(fmt::format("the target names axis '{}', which the layout does not have", r.axis.spelling()));
+    if (r.hi < r.lo) throw std::invalid_argument(fmt::format("target range {}..{} of '{}' is empty", r.lo, r.hi, r.axis.spelling()));
+    for (size_t x : t.axis)
+      if (x == *a) throw std::invalid_argument(fmt::format("the target names axis '{}' twice", r.axis.spelling()));
+    t.axis.push_back(*a);
+    int64_t n = checked_add(checked_sub(r.hi, r.lo, "target size"), 1, "target size");
+    t.box_size = checked_mul(t.box_size, n, "target size");
+  }
+  return t;
+}
+
+// Flat index of a point in the box, or -1 outside it.
+int64_t box_index(const Target& t, const Point& p) {
+  int64_t idx = 0;
+  for (size_t k = 0; k < t.axis.size(); ++k) {
+    int64_t v = p[t.axis[k]];
+    if (v < t.ranges[k].lo || v > t.ranges[k].hi) return -1;
+    idx = idx * (t.ranges[k].hi - t.ranges[k].lo + 1) + (v - t.ranges[k].lo);
+  }
+  return idx;
+}
+
+std::vector<int64_t> box_point(const Target& t, int64_t idx) {
+  std::vector<int64_t> p(t.axis.size());
+  for (size_t k = t.axis.size(); k-- > 0;) {
+    int64_t n = t.ranges[k].hi - t.ranges[k].lo + 1;
+    p[k] = t.ranges[k].lo + idx % n;
+    idx /= n;
+  }
+  return p;
+}
+
+// The set of box points the layout reaches, or nullopt when the enumeration is too large.
+std::optional<std::vector<bool>> reached(const Layout& l, const Target& t, const SolverLimits& limits) {
+  if (l.size() > limits.max_enumeration / l.replica_count() || t.box_size > limits.max_enumeration) return std::nullopt;
+  std::vector<bool> hit(static_cast<size_t>(t.box_size), false);
+  for (int64_t i = 0; i < l.size(); ++i)
+    for (const Point& p : l.images(i))
+      if (int64_t b = box_index(t, p); b >= 0) hit[static_cast<size_t>(b)] = true;
+  return hit;
+}
+
+CoverageResult by_enumeration(const Layout& l, const Target& t, const SolverLimits& limits) {
+  CoverageResult r;
+  r.engine = Engine::Enum;
+  auto hit = reached(l, t, limits);
+  if (!hit) {
+    r.reason = fmt::format("the domain ({} x {} replicas) or the target ({} points) exceeds the enumeration limit of {}",
+                           l.size(), l.replica_count(), t.box_size, limits.max_enumeration);
+    return r;
+  }
+  for (int64_t b = 0; b < t.box_size; ++b)
+    if (!(*hit)[static_cast<size_t>(b)]) {
+      r.verdict = Verdict::Refuted;
+      r.witness = CoverageWitness{box_point(t, b)};
+      return r;
+    }
+  r.verdict = Verdict::Proven;
+  return r;
+}
+
+CoverageResult by_f2(const Layout& l, const Target& t) {
+  CoverageResult r;
+  r.engine = Engine::F2;
+  std::string why;
+  auto f = to_f2(l, &why);
+  if (!f) {
+    r.reason = "the F2 engine does not apply: " + why;
+    return r;
+  }
+  // The box must be a coset of a coordinate subspace: size 2^k and lo a multiple of 2^k.
+  const size_t words = t.axis.size();
+  auto project = [&](const F2Vec& v) {
+    F2Vec p(words);
+    for (size_t k = 0; k < words; ++k) p[k] = v[t.axis[k]];
+    return p;
+  };
+  std::vector<F2Vec> generators;
+  F2Vec lo(words);
+  for (size_t k = 0; k < words; ++k) {
+    int64_t n = t.ranges[k].hi - t.ranges[k].lo + 1;
+    if ((n & (n - 1)) || t.ranges[k].lo < 0 || t.ranges[k].lo % n) {
+      r.reason = fmt::format("the F2 engine does not apply: target range {}..{} is not an aligned power-of-two block",
+                             t.ranges[k].lo, t.ranges[k].hi);
+      return r;
+    }
+    lo[k] = static_cast<uint64_t>(t.ranges[k].lo);
+    for (int b = 0; (int64_t{1} << b) < n; ++b) {
+      F2Vec g(words, 0);
+      g[k] = uint64_t{1} << b;
+      generators.push_back(g);
+    }
+  }
+  F2Basis span(words);
+  for (size_t id = 0; id < f->cols.size(); ++id) span.insert(project(f->cols[id]), id);
+  // Reachable projections: constant ^ span. The box lo ^ <generators> lies inside iff
+  // lo ^ constant and every generator are in the span.
+  F2Vec base = project(f->constant);
+  for (size_t k = 0; k < words; ++k) base[k] ^= lo[k];
+  auto as_point = [&](const F2Vec& v) {
+    std::vector<int64_t> p(words);
+    for (size_t k = 0; k < words; ++k) p[k] = static_cast<int64_t>(v[k]);
+    return p;
+  };
+  if (!span.contains(base)) {
+    r.verdict = Verdict::Refuted;
+    r.witness = CoverageWitness{as_point(lo)};
+    return r;
+  }
+  for (const F2Vec& g : generators)
+    if (!span.contains(g)) {
+      F2Vec p = lo;
+      for (size_t k = 0; k < words; ++k) p[k] ^= g[k];
+      r.verdict = Verdict::Refuted;
+      r.witness = CoverageWitness{as_point(p)};
+      return r;
+    }
+  r.verdict = Verdict::Proven;
+  return r;
+}
+
+uint64_t target_magnitude(const Target& t) {
+  uint64_t m = 0;
+  for (const AxisRange& r : t.ranges)
+    for (int64_t v : {r.lo, r.hi}) m = std::max(m, v < 0 ? static_cast<uint64_t>(-(v + 1)) + 1 : static_cast<uint64_t>(v));
+  return m;
+}
+
+CoverageResult by_z3(const Layout& l, const Target& t, const SolverLimits& limits) {
+  CoverageResult r;
+  r.engine = Engine::Z3;
+  z3::context ctx;
+  try {
+    Z3Layout enc(ctx, l, target_magnitude(t));
+    Z3Instance any = enc.instantiate("x_");
+    std::vector<z3::expr> point;
+    z3::expr in_box = ctx.bool_val(true);
+    for (size_t k = 0; k < t.axis.size(); ++k) {
+      point.push_back(ctx.bv_const(fmt::format("t{}", k).c_str(), enc.width()));
+      in_box = in_box && z3::sge(point[k], enc.constant(t.ranges[k].lo)) && z3::sle(point[k], enc.constant(t.ranges[k].hi));
+    }
+    z3::expr hits = ctx.bool_val(true);
+    for (size_t k = 0; k < t.axis.size(); ++k) hits = hits && any.image[t.axis[k]] == point[k];
+    z3::expr_vector bound(ctx);
+    for (auto& e : any.coord) bound.push_back(e);
+    for (auto& e : any.replica) bound.push_back(e);
+    z3::expr uncovered = bound.empty() ? !(any.domain && hits) : z3::forall(bound, !(any.domain && hits));
+    z3::solver s = make_solver(ctx, limits);
+    s.add(in_box && uncovered);
+    switch (checked_check(s, &r.reason)) {
+      case z3::unsat: r.verdict = Verdict::Proven; break;
+      case z3::unknown: break;
+      case z3::sat: {
+        z3::model m = s.get_model();
+        std::vector<int64_t> p;
+        for (auto& e : point) p.push_back(enc.value(m, e));
+        r.verdict = Verdict::Refuted;
+        r.witness = CoverageWitness{p};
+        break;
+      }
+    }
+  } catch (const EncodingError& e) {
+    r.reason = std::string("cannot encode for Z3: ") + e.what();
+  }
+  return r;
+}
+
+// The re-check of "t is not covered": enumerate the domain where it is small, otherwise ask Z3
+// the quantifier-free question "does any element reach t?", which must be unsat.
+void revalidate(const Layout& l, const Target& t, CoverageResult& r, const SolverLimits& limits) {
+  if (r.verdict != Verdict::Refuted) return;
+  const std::vector<int64_t>& p = r.witness->uncovered;
+  bool confirmed = false;
+  bool inside = true;
+  for (size_t k = 0; k < p.size(); ++k) inside &= p[k] >= t.ranges[k].lo && p[k] <= t.ranges[k].hi;
+  if (inside && l.size() <= limits.max_enumeration / l.replica_count()) {
+    confirmed = true;
+    for (int64_t i = 0; i < l.size() && confirmed; ++i)
+      for (const Point& img : l.images(i)) {
+        bool same = true;
+        for (size_t k = 0; k < p.size(); ++k) same &= img[t.axis[k]] == p[k];
+        if (same) confirmed = false;
+      }
+  } else if (inside) {
+    z3::context ctx;
+    try {
+      Z3Layout enc(ctx, l, target_magnitude(t));
+      Z3Instance any = enc.instantiate("x_");
+      z3::expr hits = any.domain;
+      for (size_t k = 0; k < p.size(); ++k) hits = hits && any.image[t.axis[k]] == enc.constant(p[k]);
+      z3::solver s = make_solver(ctx, limits);
+      s.add(hits);
+      std::string why;
+      confirmed = checked_check(s, &why) == z3::unsat;
+    } catch (const EncodingError&) {
+      confirmed = false;
+    }
+  }
+  if (!confirmed) {
+    r.verdict = Verdict::Unknown;
+    r.reason = fmt::format("the {} engine's uncovered point could not be confirmed", engine_name(r.engine));
+    r.witness.reset();
+    return;
+  }
+  std::string s;
+  for (size_t k = 0; k < p.size(); ++k) s += fmt::format("{}{}={}", k ? ", " : "", t.ranges[k].axis.spelling(), p[k]);
+  r.reason = "no element reaches " + s;
+}
+
+}  // namespace
+
+CoverageResult prove_covers(const Layout& layout, const std::vector<AxisRange>& ranges, Engine engine,
+                            const SolverLimits& limits) {
+  Stopwatch clock;
+  Target t = resolve(layout, ranges);
+  CoverageResult r;
+  try {
+    switch (engine) {
+      case Engine::Enum: r = by_enumeration(layout, t, limits); break;
+      case Engine::F2: r = by_f2(layout, t); break;
+      case Engine::Z3: r = by_z3(layout, t, limits); break;
+      case Engine::Auto:
+        r = by_f2(layout, t);
+        if (r.verdict != Verdict::Unknown) break;
+        if (layout.size() <= kAutoEnumerationLimit / layout.replica_count() && t.box_size <= kAutoEnumerationLimit)
+          r = by_enumeration(layout, t, limits);
+        else r = by_z3(layout, t, limits);
+        break;
+    }
+    revalidate(layout, t, r, limits);
+  } catch (const OverflowError& e) {
+    r = CoverageResult{};
+    r.engine = engine;
+    r.reason = std::string("evaluation overflowed: ") + e.what();
+  } catch (const LayoutError& e) {
+    r = CoverageResult{};
+    r.engine = engine;
+    r.reason = e.what();
+  }
+  r.time_ms = clock.elapsed_ms();
+  return r;
+}
+
+}  // namespace lp

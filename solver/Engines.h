@@ -1,0 +1,31 @@
+#pragma once
+// Shared machinery of the property provers: timing, Z3 solver set-up with limits, and the
+// enumeration budget.
+#include <chrono>
+#include <string>
+#include <z3++.h>
+
+#include "solver/Result.h"
+
+namespace lp {
+
+class Stopwatch {
+ public:
+  double elapsed_ms() const {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+/// A Z3 solver over `ctx` with the query's time and memory limits applied.
+z3::solver make_solver(z3::context& ctx, const SolverLimits& limits);
+
+/// Runs `solver.check()`, mapping Z3 exceptions (e.g. out of memory) to unknown.
+z3::check_result checked_check(z3::solver& solver, std::string* reason);
+
+/// Domains up to this many points are enumerated by the auto engine when F2 does not apply.
+inline constexpr int64_t kAutoEnumerationLimit = int64_t{1} << 18;
+
+}  // namespace lp

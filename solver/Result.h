@@ -1,0 +1,34 @@
+#pragma once
+// What a proof obligation comes back with. "Proven" is only ever said when Z3 returned unsat on
+// a faithful encoding, an exhaustive enumeration covered the whole domain, or the F2 engine
+// decided an exactly-linear layout by rank; everything else is Refuted (with a counterexample
+// that concrete evaluation has confirmed) or Unknown (with the reason).
+#include <cstdint>
+#include <string>
+
+namespace lp {
+
+enum class Verdict { Proven, Refuted, Unknown };
+enum class Engine { Auto, Z3, Enum, F2 };
+
+const char* verdict_name(Verdict v);
+const char* engine_name(Engine e);
+/// "z3" | "enum" | "f2" | "auto"; throws std::invalid_argument otherwise.
+Engine engine_from_name(const std::string& name);
+
+/// Per-query resource limits. A query that hits one is Unknown, never Proven.
+struct SolverLimits {
+  unsigned timeout_ms = 20000;        ///< Z3 wall-clock per query
+  unsigned memory_mb = 2048;          ///< Z3 memory per query (a process-wide cap in Z3)
+  int64_t max_enumeration = int64_t{1} << 24;  ///< points an enumeration may visit
+};
+
+/// The outcome common to every property.
+struct Outcome {
+  Verdict verdict = Verdict::Unknown;
+  Engine engine = Engine::Auto;  ///< the engine that decided
+  double time_ms = 0;
+  std::string reason;  ///< why Unknown, or a one-line summary of the counterexample
+};
+
+}  // namespace lp

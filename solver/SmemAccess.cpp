@@ -1,0 +1,138 @@
+#include "solver/SmemAccess.h"
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "analyzer/ir/Checked.h"
+
+namespace lp {
+
+int dtype_bits(const std::string& name) {
+  static const std::map<std::string, int> kBits = {
+      {"u8", 8},    {"s8", 8},    {"i8", 8},    {"b8", 8},     {"e4m3", 8},  {"e5m2", 8},  {"fp8", 8},
+      {"f16", 16},  {"bf16", 16}, {"u16", 16},  {"s16", 16},   {"b16", 16},  {"half", 16}, {"f32", 32},
+      {"tf32", 32}, {"u32", 32},  {"s32", 32},  {"b32", 32},   {"float", 32}, {"f64", 64}, {"u64", 64},
+      {"s64", 64},  {"b64", 64},  {"double", 64}, {"b128", 128}};
+  auto it = kBits.find(name);
+  if (it == kBits.end()) throw AccessError(fmt::format("unknown dtype '{}' (f16, bf16, f32, tf32, f64, u8, s8, e4m3, ...)", name));
+  return it->second;
+}
+
+SmemAccess::SmemAccess(Layout smem, int element_bits, Layout lanes, const hw::SmemInstr& instr, const hw::Arch& arch,
+                       int64_t base_align)
+    : smem_(smem.with_order(smem.order())),
+      lanes_(lanes.with_order(IndexOrder::Colex)),
+      element_part_(smem),
+      element_bits_(element_bits),
+      instr_(&instr),
+      arch_(&arch),
+      base_align_(base_align) {
+  if (!smem_.is_scalar())
+    throw AccessError("the shared-memory layout must map coordinates to one memory offset (axis m only, no replicas)");
+  if (element_bits_ < 8 || element_bits_ % 8)
+    throw AccessError(fmt::format("{}-bit elements: the bank model works on whole bytes", element_bits_));
+  if (base_align_ < 16 || (base_align_ & (base_align_ - 1)))
+    throw AccessError(fmt::format("base alignment {} must be a power of two >= 16 bytes", base_align_));
+  // A trailing byte swizzle acts on absolute addresses; anything after it has no place to go.
+  const auto& stages = smem_.stages();
+  for (size_t s = 0; s < stages.size(); ++s)
+    if (stages[s].kind == Stage::Kind::ByteSwizzle) {
+      if (s + 1 != stages.size())
+        throw AccessError("a byte-address swizzle followed by further stages cannot be placed in shared memory");
+      if (stages[s].element_bits != element_bits_)
+        throw AccessError(fmt::format("the layout's smem_ptr[{}b] does not match the {}-bit dtype", stages[s].element_bits,
+                                      element_bits_));
+      absolute_swizzle_ = stages[s];
+      LayoutParts p = smem_.parts();
+      p.stages.pop_back();
+      element_part_ = Layout::make(std::move(p));
+      int top = 64 - __builtin_clzll(static_cast<uint64_t>(stages[s].swizzle.source_mask() | stages[s].swizzle.dest_mask() | 1));
+      base_period_ = std::max<int64_t>(base_period_, int64_t{1} << top);
+    }
+  // Top-level dimensions of the smem layout and its contiguous mode.
+  const Layout colex = smem_.with_order(IndexOrder::Colex);
+  size_t leaf = 0;
+  std::vector<Nest> tops = smem_.nest().leaf ? std::vector<Nest>{Nest::make_leaf()} : smem_.nest().children;
+  for (size_t d = 0; d < tops.size(); ++d) {
+    int64_t size = 1;
+    size_t n = tops[d].leaf_count();
+    for (size_t k = 0; k < n; ++k) size *= colex.modes()[leaf + k].extent;
+    if (n > 0 && !vector_mode_ && colex.modes()[leaf].stride[0] == 1) vector_mode_ = d;
+    dims_.push_back(size);
+    leaf += n;
+  }
+  // The lane: leading leaves of the lanes layout multiplying to exactly 32.
+  if (!lanes_.has_domain() || lanes_.size() % 32 != 0)
+    throw AccessError("the lanes layout's size must be a multiple of 32 (lane, then issued instructions)");
+  int64_t prod = 1;
+  while (lane_modes_ < lanes_.modes().size() && prod < 32) prod *= lanes_.modes()[lane_modes_++].extent;
+  if (prod != 32)
+    throw AccessError(fmt::format("the lanes layout's leading modes multiply to {}, not 32: mode {} straddles the lane and "
+                                  "the issue",
+                                  prod, lane_modes_ - 1));
+  if (!lanes_.replicas().empty()) throw AccessError("the lanes layout has replicas; each lane addresses one coordinate");
+  for (const Axis& a : lanes_.axes()) {
+    if (a.is_memory()) {
+      by_index_ = true;
+      continue;
+    }
+    if (!a.is_basis() || a.path().size() != 1)
+      throw AccessError(fmt::format("lanes stride axis '{}': use scaled bases _1@d (top-level smem mode d) or integers",
+                                    a.spelling()));
+    if (a.path()[0] >= dims_.size())
+      throw AccessError(fmt::format("lanes stride _1@{} names mode {}, but the smem layout has {} top-level modes",
+                                    a.path()[0], a.path()[0], dims_.size()));
+  }
+  if (by_index_ && lanes_.axes().size() > 1)
+    throw AccessError("the lanes layout mixes integer strides (smem index) with bases (smem coordinates)");
+  for (const Axis& a : lanes_.axes()) coord_axis_.push_back(a.is_basis() ? a.path()[0] : 0);
+  if (instr_->bytes % element_bytes() && element_bytes() > instr_->bytes)
+    throw AccessError(fmt::format("{} accesses {} bytes, less than one {}-bit element", instr_->name, instr_->bytes,
+                                  element_bits_));
+}
+
+int SmemAccess::elements_per_access() const { return std::max(1, instr_->bytes / element_bytes()); }
+
+std::vector<int64_t> SmemAccess::coordinate(int lane, int64_t issue) const {
+  Point p = lanes_.images(checked_add(lane, checked_mul(issue, 32)))[0];
+  if (by_index_) return {p[0]};
+  std::vector<int64_t> c(dims_.size(), 0);
+  for (size_t a = 0; a < p.size(); ++a) c[coord_axis_[a]] = checked_add(c[coord_axis_[a]], p[a]);
+  return c;
+}
+
+int64_t SmemAccess::smem_index(const std::vector<int64_t>& coord) const {
+  if (by_index_) {
+    if (coord[0] < 0 || coord[0] >= smem_.size())
+      throw AccessError(fmt::format("index {} is outside the smem layout's domain [0, {})", coord[0], smem_.size()));
+    return coord[0];
+  }
+  int64_t idx = 0;
+  for (size_t d = 0; d < dims_.size(); ++d)
+    if (coord[d] < 0 || coord[d] >= dims_[d])
+      throw AccessError(fmt::format("coordinate {} of mode {} is outside [0, {})", coord[d], d, dims_[d]));
+  // CuTe numbers top-level coordinates colexicographically, TIRx row-major.
+  if (smem_.order() == IndexOrder::Colex)
+    for (size_t d = dims_.size(); d-- > 0;) idx = idx * dims_[d] + coord[d];
+  else
+    for (size_t d = 0; d < dims_.size(); ++d) idx = idx * dims_[d] + coord[d];
+  return idx;
+}
+
+int64_t SmemAccess::address(int lane, int64_t issue, int64_t base) const {
+  int64_t e = element_part_.offset_at(smem_index(coordinate(lane, issue)));
+  int64_t a = checked_add(base, checked_mul(e, element_bytes(), "byte address"), "byte address");
+  if (absolute_swizzle_) a = absolute_swizzle_->swizzle.apply(a);
+  return a;
+}
+
+std::vector<int64_t> SmemAccess::addresses(int64_t issue, int64_t base) const {
+  // Lanes that give no address (ldmatrix .x1/.x2 beyond lane 8N) repeat lane 0's, unused.
+  const int used = hw::address_lane_count(*instr_);
+  std::vector<int64_t> out(32);
+  for (int l = 0; l < 32; ++l) out[static_cast<size_t>(l)] = l < used ? address(l, issue, base) : out[0];
+  return out;
+}
+
+}  // namespace lp

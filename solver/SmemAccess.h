@@ -1,0 +1,86 @@
+#pragma once
+// A shared-memory access as the bank-conflict property sees it: which byte address each lane of
+// each issued instruction touches.
+//
+//   smem   a scalar layout: logical coordinate -> element offset (swizzles included)
+//   lanes  a layout whose 1-D index is lane + 32 * issue: its leading leaves multiply to exactly
+//          32 (the lane), the remaining leaves enumerate issued instructions. Its strides are
+//          scaled bases (_1@d moves along the smem layout's top-level mode d) or plain integers
+//          (moves along the smem layout's 1-D index).
+//   base   the buffer's base address, known only up to its alignment.
+//
+// The byte address of (lane, issue) is base + bytes * smem(coordinate), except that a trailing
+// byte-address swizzle (`Sw<B,M,S> o smem_ptr[Nb]`) acts on the absolute address, as TMA and
+// GMMA swizzles do. Wavefront counts are invariant when every address moves by a multiple of
+// 128 bytes (banks rotate) and of the swizzle period, so base residues modulo base_period()
+// cover every possible base.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/ir/Layout.h"
+#include "hw/Arch.h"
+#include "hw/SmemInstr.h"
+
+namespace lp {
+
+/// Bad access descriptions (wrong lane split, coordinates outside the buffer, ...).
+class AccessError : public std::runtime_error {
+ public:
+  explicit AccessError(const std::string& what) : std::runtime_error(what) {}
+};
+
+class SmemAccess {
+ public:
+  /// Validates the pieces; throws AccessError with a precise reason.
+  SmemAccess(Layout smem, int element_bits, Layout lanes, const hw::SmemInstr& instr, const hw::Arch& arch,
+             int64_t base_align);
+
+  const Layout& smem() const { return smem_; }
+  const Layout& lanes() const { return lanes_; }
+  const hw::SmemInstr& instr() const { return *instr_; }
+  const hw::Arch& arch() const { return *arch_; }
+  int element_bytes() const { return element_bits_ / 8; }
+  int64_t base_align() const { return base_align_; }
+  int64_t issue_count() const { return lanes_.size() / 32; }
+  /// Base residues that cover every base: 0, align, 2*align, ... below the period.
+  int64_t base_period() const { return base_period_; }
+  /// Elements each lane's access (or matrix row) covers.
+  int elements_per_access() const;
+
+  /// Number of lanes-layout modes that form the lane (their extents multiply to 32).
+  size_t lane_modes() const { return lane_modes_; }
+  /// The smem coordinate (one value per top-level mode) of (lane, issue).
+  std::vector<int64_t> coordinate(int lane, int64_t issue) const;
+  /// The smem 1-D index of a top-level coordinate; throws AccessError outside the buffer.
+  int64_t smem_index(const std::vector<int64_t>& coord) const;
+  /// Byte address of (lane, issue) for a base residue.
+  int64_t address(int lane, int64_t issue, int64_t base) const;
+  std::vector<int64_t> addresses(int64_t issue, int64_t base) const;
+
+  /// The smem layout up to (not including) a trailing byte swizzle, and that swizzle.
+  const Layout& element_part() const { return element_part_; }
+  const std::optional<Stage>& absolute_swizzle() const { return absolute_swizzle_; }
+  /// The top-level smem mode along which consecutive elements are contiguous (stride 1), if any.
+  std::optional<size_t> vector_mode() const { return vector_mode_; }
+  /// Top-level mode sizes of the smem layout.
+  const std::vector<int64_t>& smem_dims() const { return dims_; }
+
+ private:
+  Layout smem_, lanes_, element_part_;
+  int element_bits_;
+  const hw::SmemInstr* instr_;
+  const hw::Arch* arch_;
+  int64_t base_align_, base_period_ = 128;
+  size_t lane_modes_ = 0;
+  std::optional<Stage> absolute_swizzle_;
+  std::optional<size_t> vector_mode_;
+  std::vector<int64_t> dims_;        ///< smem top-level mode sizes
+  std::vector<size_t> coord_axis_;   ///< lanes axis -> smem top-level mode (basis lane maps)
+  bool by_index_ = false;            ///< lanes strides are smem 1-D indices
+};
+
+/// dtype name -> bits: f16, bf16, f32, tf32, f64, u8, s8, i8, e4m3, e5m2, u16, s16, u32, s32, b8..b128.
+int dtype_bits(const std::string& name);
+
+}  // namespace lp

@@ -1,0 +1,155 @@
+#include "solver/Z3Layout.h"
+
+#include <fmt/format.h>
+
+#include "analyzer/ir/Checked.h"
+
+namespace lp {
+
+namespace {
+
+unsigned bit_length(uint64_t v) { return v == 0 ? 0 : 64 - static_cast<unsigned>(__builtin_clzll(v)); }
+
+// Interval [lo, hi] of reachable values, grown by each contribution.
+struct Interval {
+  int64_t lo = 0, hi = 0;
+  void add_scaled(int64_t extent, int64_t stride) {
+    int64_t span = checked_mul(extent - 1, stride, "bound");
+    if (span < 0) lo = checked_add(lo, span, "bound");
+    else hi = checked_add(hi, span, "bound");
+  }
+  static uint64_t abs_of(int64_t v) { return v < 0 ? static_cast<uint64_t>(-(v + 1)) + 1 : static_cast<uint64_t>(v); }
+  uint64_t magnitude() const { return std::max(abs_of(lo), abs_of(hi)); }
+};
+
+}  // namespace
+
+Z3Layout::Z3Layout(z3::context& ctx, const Layout& layout, uint64_t extra_magnitude, unsigned headroom_bits)
+    : ctx_(ctx), layout_(layout) {
+  if (!layout.has_domain()) throw EncodingError("the layout has no domain (a bare descriptor)");
+  memory_axis_ = layout.axis_index(Axis::memory());
+  const size_t n_axes = layout.axes().size();
+  uint64_t need = extra_magnitude;  // largest magnitude any intermediate value may reach
+  int top_bit = 0;    // highest bit a swizzle reads or writes
+  try {
+    for (const Mode& m : layout.modes()) need = std::max<uint64_t>(need, static_cast<uint64_t>(m.extent));
+    for (const Replica& r : layout.replicas()) need = std::max<uint64_t>(need, static_cast<uint64_t>(r.extent));
+    for (size_t a = 0; a < n_axes; ++a) {
+      Interval iv{layout.offset()[a], layout.offset()[a]};
+      for (const Mode& m : layout.modes()) iv.add_scaled(m.extent, m.stride[a]);
+      for (const Replica& r : layout.replicas()) iv.add_scaled(r.extent, r.stride[a]);
+      need = std::max(need, iv.magnitude());
+      if (memory_axis_ && a == *memory_axis_) {
+        for (const Stage& s : layout.stages()) {
+          switch (s.kind) {
+            case Stage::Kind::AddOffset:
+              iv.lo = checked_add(iv.lo, s.offset, "bound");
+              iv.hi = checked_add(iv.hi, s.offset, "bound");
+              break;
+            case Stage::Kind::ByteSwizzle:
+            case Stage::Kind::Swizzle: {
+              int scale = 0;
+              if (s.kind == Stage::Kind::ByteSwizzle) {
+                if (s.element_bits < 8)
+                  throw EncodingError("byte swizzles on sub-byte elements have no exact bit-vector encoding here");
+                scale = static_cast<int>(bit_length(static_cast<uint64_t>(s.element_bits / 8))) - 1;
+                if (s.swizzle.dest_mask() & ((int64_t{1} << scale) - 1))
+                  throw EncodingError("the byte swizzle changes bits inside an element");
+                if (iv.magnitude() > (uint64_t{1} << 61) >> scale)
+                  throw EncodingError("byte addresses of this layout may exceed 62 bits");
+                need = std::max(need, iv.magnitude() << scale);
+              }
+              int hi_bit = static_cast<int>(bit_length(static_cast<uint64_t>(s.swizzle.source_mask() | s.swizzle.dest_mask())));
+              top_bit = std::max(top_bit, hi_bit + scale);
+              // XOR changes only bits below hi_bit: the value moves by less than 2^hi_bit.
+              int64_t delta = int64_t{1} << hi_bit;
+              iv.lo = checked_sub(iv.lo, delta, "bound");
+              iv.hi = checked_add(iv.hi, delta, "bound");
+              break;
+            }
+          }
+          need = std::max(need, iv.magnitude());
+        }
+      }
+    }
+  } catch (const OverflowError&) {
+    throw EncodingError("values of this layout may exceed 63 bits; it cannot be encoded exactly");
+  }
+  width_ = std::max<unsigned>({bit_length(need) + 2, static_cast<unsigned>(top_bit) + 2, 4}) + headroom_bits;
+  if (width_ > 64) throw EncodingError("values of this layout may exceed 62 bits; it cannot be encoded exactly");
+}
+
+z3::expr Z3Layout::constant(int64_t v) const { return ctx_.bv_val(v, width_); }
+
+std::vector<z3::expr> Z3Layout::image_of(const std::vector<z3::expr>& coord, const std::vector<z3::expr>& replica) const {
+  const size_t n_axes = layout_.axes().size();
+  std::vector<z3::expr> image;
+  for (size_t a = 0; a < n_axes; ++a) {
+    z3::expr v = constant(layout_.offset()[a]);
+    for (size_t k = 0; k < coord.size(); ++k)
+      if (int64_t s = layout_.modes()[k].stride[a]; s != 0) v = v + coord[k] * constant(s);
+    for (size_t t = 0; t < replica.size(); ++t)
+      if (int64_t s = layout_.replicas()[t].stride[a]; s != 0) v = v + replica[t] * constant(s);
+    image.push_back(v);
+  }
+  if (memory_axis_) {
+    z3::expr& m = image[*memory_axis_];
+    for (const Stage& s : layout_.stages()) {
+      auto swizzle = [&](z3::expr x, const Swizzle& sw) {
+        if (sw.is_identity()) return x;
+        z3::expr y = x & constant(sw.source_mask());
+        z3::expr moved = sw.shift() >= 0 ? z3::lshr(y, constant(sw.shift())) : z3::shl(y, constant(-sw.shift()));
+        return x ^ moved;
+      };
+      switch (s.kind) {
+        case Stage::Kind::AddOffset: m = m + constant(s.offset); break;
+        case Stage::Kind::Swizzle: m = swizzle(m, s.swizzle); break;
+        case Stage::Kind::ByteSwizzle: {
+          int scale = static_cast<int>(bit_length(static_cast<uint64_t>(s.element_bits / 8))) - 1;
+          m = z3::ashr(swizzle(z3::shl(m, constant(scale)), s.swizzle), constant(scale));
+          break;
+        }
+      }
+    }
+  }
+  return image;
+}
+
+std::vector<z3::expr> Z3Layout::image_at_index(const z3::expr& index) const {
+  const auto& modes = layout_.modes();
+  std::vector<z3::expr> coord(modes.size(), constant(0));
+  z3::expr rest = index;
+  auto take = [&](size_t k) {
+    coord[k] = z3::urem(rest, constant(modes[k].extent));
+    rest = z3::udiv(rest, constant(modes[k].extent));
+  };
+  if (layout_.order() == IndexOrder::Colex)
+    for (size_t k = 0; k < modes.size(); ++k) take(k);
+  else
+    for (size_t k = modes.size(); k-- > 0;) take(k);
+  return image_of(coord, {});
+}
+
+Z3Instance Z3Layout::instantiate(const std::string& prefix) const {
+  std::vector<z3::expr> coord, replica;
+  z3::expr domain = ctx_.bool_val(true);
+  for (size_t k = 0; k < layout_.modes().size(); ++k) {
+    coord.push_back(ctx_.bv_const(fmt::format("{}c{}", prefix, k).c_str(), width_));
+    domain = domain && z3::ult(coord.back(), constant(layout_.modes()[k].extent));
+  }
+  for (size_t t = 0; t < layout_.replicas().size(); ++t) {
+    replica.push_back(ctx_.bv_const(fmt::format("{}r{}", prefix, t).c_str(), width_));
+    domain = domain && z3::ult(replica.back(), constant(layout_.replicas()[t].extent));
+  }
+  auto image = image_of(coord, replica);
+  return Z3Instance{std::move(coord), std::move(replica), domain, std::move(image)};
+}
+
+int64_t Z3Layout::value(const z3::model& model, const z3::expr& e) const {
+  z3::expr v = model.eval(e, true);
+  uint64_t u = v.get_numeral_uint64();
+  if (width_ < 64 && (u >> (width_ - 1)) & 1) u |= ~uint64_t{0} << width_;  // sign-extend
+  return static_cast<int64_t>(u);
+}
+
+}  // namespace lp

@@ -1,0 +1,56 @@
+#pragma once
+// A layout as Z3 bit-vector terms over symbolic coordinates. The width is derived from bounds:
+// every intermediate value of every point of the domain provably fits in the signed width, so
+// bit-vector arithmetic equals integer arithmetic; when no width can be proven the encoder
+// refuses (EncodingError) instead of wrapping.
+#include <stdexcept>
+#include <string>
+#include <vector>
+#include <z3++.h>
+
+#include "analyzer/ir/Layout.h"
+
+namespace lp {
+
+class EncodingError : public std::runtime_error {
+ public:
+  explicit EncodingError(const std::string& what) : std::runtime_error(what) {}
+};
+
+/// One symbolic copy of a layout: its free variables, their domain, and its image per axis.
+struct Z3Instance {
+  std::vector<z3::expr> coord;    ///< one per mode, in [0, extent)
+  std::vector<z3::expr> replica;  ///< one per replica iter, in [0, extent)
+  z3::expr domain;                ///< the conjunction of the range constraints
+  std::vector<z3::expr> image;    ///< one per axis of the layout, after the post stages
+};
+
+class Z3Layout {
+ public:
+  /// Throws EncodingError when a value of the layout may exceed 62 bits, or when a stage has no
+  /// exact bit-vector form.
+  /// `extra_magnitude`: a further value the width must hold (e.g. a target coordinate);
+  /// `headroom_bits`: bits added on top, for callers that scale and add to the images.
+  Z3Layout(z3::context& ctx, const Layout& layout, uint64_t extra_magnitude = 0, unsigned headroom_bits = 0);
+
+  unsigned width() const { return width_; }
+  /// A fresh copy whose variables are named `prefix`c0, `prefix`c1, ..., `prefix`r0, ...
+  Z3Instance instantiate(const std::string& prefix) const;
+  /// The image terms of given coordinate/replica terms (each already of width()).
+  std::vector<z3::expr> image_of(const std::vector<z3::expr>& coord, const std::vector<z3::expr>& replica) const;
+  /// The image of a symbolic 1-D index (split across the modes with unsigned division by the
+  /// extents). Precondition, to be asserted by the caller: 0 <= index < size.
+  std::vector<z3::expr> image_at_index(const z3::expr& index) const;
+  /// A constant of the encoding's width.
+  z3::expr constant(int64_t v) const;
+  /// The signed value of a model's bit-vector numeral of this width.
+  int64_t value(const z3::model& model, const z3::expr& e) const;
+
+ private:
+  z3::context& ctx_;
+  const Layout& layout_;
+  unsigned width_ = 0;
+  std::optional<size_t> memory_axis_;
+};
+
+}  // namespace lp

@@ -1,0 +1,278 @@
+// The three engines against brute force computed here, on generated layouts: verdicts agree,
+// counterexamples are real, and "proven" only where brute force finds no violation.
+#include <catch2/catch.hpp>
+#include <map>
+#include <random>
+#include <set>
+
+#include "analyzer/parse/Parsers.h"
+#include "solver/Coverage.h"
+#include "solver/Injectivity.h"
+
+namespace {
+
+using Rng = std::mt19937_64;
+int64_t pick(Rng& rng, int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); }
+
+// Random layouts, biased toward power-of-two shapes (so F2 often applies) and near-injective
+// strides (so both verdicts occur).
+std::string random_layout(Rng& rng) {
+  int kind = static_cast<int>(pick(rng, 0, 2));
+  int n = static_cast<int>(pick(rng, 1, 3));
+  std::vector<int64_t> ext, str;
+  int64_t run = 1;
+  for (int k = 0; k < n; ++k) {
+    int64_t e = pick(rng, 0, 3) ? (int64_t{1} << pick(rng, 0, 3)) : pick(rng, 1, 6);
+    ext.push_back(e);
+    int64_t s = pick(rng, 0, 2) ? run : pick(rng, 0, 12);
+    if (pick(rng, 0, 5) == 0) s = -s;
+    str.push_back(s);
+    run *= e;
+  }
+  auto tuple = [](const std::vector<int64_t>& v, const char* prefix, const std::string& suffix = "") {
+    std::string s = "(";
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::string(prefix) + std::to_string(v[i]) + suffix;
+    return s + ")";
+  };
+  if (kind == 0) {
+    std::string l = tuple(ext, "_") + ":" + tuple(str, "_");
+    if (pick(rng, 0, 1)) {
+      int b = static_cast<int>(pick(rng, 1, 3)), m = static_cast<int>(pick(rng, 0, 3));
+      l = "Sw<" + std::to_string(b) + "," + std::to_string(m) + "," + std::to_string(b + pick(rng, 0, 1)) + "> o _0 o " + l;
+    }
+    return l;
+  }
+  // TIRx with thread axes and replicas.
+  static const char* axes[] = {"m", "laneid", "warpid"};
+  std::string s = "S[(", t;
+  for (int k = 0; k < n; ++k) {
+    s += (k ? "," : "") + std::to_string(ext[static_cast<size_t>(k)]);
+    t += (k ? "," : "") + std::to_string(std::abs(str[static_cast<size_t>(k)])) + "@" + axes[pick(rng, 0, 2)];
+  }
+  s += "):(" + t + ")]";
+  if (kind == 2) s += " + R[" + std::to_string(int64_t{1} << pick(rng, 0, 2)) + ":" + std::to_string(pick(rng, 1, 8)) + "@" + axes[pick(rng, 0, 2)] + "]";
+  if (pick(rng, 0, 3) == 0) s += " + " + std::to_string(pick(rng, 1, 4)) + "@warpid";
+  return s;
+}
+
+bool brute_injective(const lp::Layout& l) {
+  std::map<lp::Point, int64_t> owner;
+  for (int64_t i = 0; i < l.size(); ++i)
+    for (const lp::Point& p : l.images(i)) {
+      auto [it, fresh] = owner.emplace(p, i);
+      if (!fresh && it->second != i) return false;
+    }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("injectivity: enum, f2 and z3 agree with brute force", "[solver][injective]") {
+  Rng rng(11);
+  int refuted = 0, proven = 0, f2_decided = 0;
+  for (int trial = 0; trial < 1500; ++trial) {
+    std::string text = random_layout(rng);
+    INFO(text);
+    lp::Layout l = lp::parse_layout_text(text).layout;
+    bool truth = brute_injective(l);
+    (truth ? proven : refuted)++;
+    std::vector<lp::Engine> engines = {lp::Engine::Enum, lp::Engine::F2, lp::Engine::Auto};
+    if (trial % 3 == 0) engines.push_back(lp::Engine::Z3);  // Z3 is the slow one; a third of the cases
+    for (lp::Engine e : engines) {
+      auto r = lp::prove_injective(l, e);
+      INFO(lp::engine_name(e) << ": " << r.reason);
+      if (e == lp::Engine::F2 && r.verdict == lp::Verdict::Unknown) continue;  // F2 does not apply
+      if (e == lp::Engine::F2) ++f2_decided;
+      REQUIRE(r.verdict == (truth ? lp::Verdict::Proven : lp::Verdict::Refuted));
+      if (!truth) {
+        // The witness is two distinct indices sharing a point, checked here independently.
+        const auto& w = *r.witness;
+        REQUIRE(w.index_a != w.index_b);
+        auto a = l.images(w.index_a), b = l.images(w.index_b);
+        REQUIRE(std::find(a.begin(), a.end(), w.image) != a.end());
+        REQUIRE(std::find(b.begin(), b.end(), w.image) != b.end());
+      }
+    }
+  }
+  CHECK(refuted > 100);
+  CHECK(proven > 100);
+  CHECK(f2_decided > 300);
+}
+
+TEST_CASE("coverage: enum, f2 and z3 agree with brute force", "[solver][covers]") {
+  Rng rng(12);
+  int refuted = 0, proven = 0;
+  for (int trial = 0; trial < 900; ++trial) {
+    // Replicated TMEM-like layouts: rows over TLane, a replica across lane windows.
+    int64_t rows = int64_t{1} << pick(rng, 2, 5), cols = pick(rng, 1, 4);
+    int64_t reps = pick(rng, 1, 4), rstride = rows * pick(rng, 1, 2) / (pick(rng, 0, 3) ? 1 : 2);
+    std::string text = "S[(" + std::to_string(rows) + "," + std::to_string(cols) + "):(1@TLane,1@TCol)] + R[" +
+                       std::to_string(reps) + ":" + std::to_string(std::max<int64_t>(1, rstride)) + "@TLane]";
+    int64_t lanes = rows * (int64_t{1} << pick(rng, 0, 2));
+    std::string target = "TLane=0.." + std::to_string(lanes - 1);
+    INFO(text << " target " << target);
+    lp::Layout l = lp::parse_layout_text(text).layout;
+    std::set<int64_t> reached;
+    size_t lane_axis = *l.axis_index(lp::Axis::named("TLane"));
+    for (int64_t i = 0; i < l.size(); ++i)
+      for (const auto& p : l.images(i)) reached.insert(p[lane_axis]);
+    bool truth = true;
+    for (int64_t t = 0; t < lanes; ++t) truth &= reached.count(t) > 0;
+    (truth ? proven : refuted)++;
+    std::vector<lp::AxisRange> ranges = {{lp::Axis::named("TLane"), 0, lanes - 1}};
+    std::vector<lp::Engine> engines = {lp::Engine::Enum, lp::Engine::F2, lp::Engine::Auto};
+    if (trial % 3 == 0) engines.push_back(lp::Engine::Z3);
+    for (lp::Engine e : engines) {
+      auto r = lp::prove_covers(l, ranges, e);
+      INFO(lp::engine_name(e) << ": " << r.reason);
+      if (e == lp::Engine::F2 && r.verdict == lp::Verdict::Unknown) continue;
+      REQUIRE(r.verdict == (truth ? lp::Verdict::Proven : lp::Verdict::Refuted));
+      if (!truth) REQUIRE(reached.count(r.witness->uncovered[0]) == 0);
+    }
+  }
+  CHECK(refuted > 100);
+  CHECK(proven > 100);
+}
+
+TEST_CASE("seed layouts: injectivity and coverage verdicts", "[solver]") {
+  using lp::Verdict;
+  auto inj = [](const char* t) { return lp::prove_injective(lp::parse_layout_text(t).layout, lp::Engine::Auto).verdict; };
+  // Seed 001's register tile: every element on two warps, all copies distinct.
+  CHECK(inj("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid") == Verdict::Proven);
+  // The replica lands on a warp the shard already uses: a replica of one element meets another.
+  CHECK(inj("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:1@warpid]") == Verdict::Refuted);
+  // i + 7j over 6x6 never collides (|i - i'| <= 5 < 7); i + 5j does: (5,0) and (0,1).
+  CHECK(inj("(_6,_6):(_1,_7)") == Verdict::Proven);
+  CHECK(inj("(_6,_6):(_1,_5)") == Verdict::Refuted);
+  CHECK(inj("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)") == Verdict::Proven);
+  // Large domains go to Z3 or F2 and still decide.
+  auto big = lp::prove_injective(lp::parse_layout_text("Sw<3,4,3> o smem_ptr[16b](unset) o (_4096,_4096):(_4096,_1)").layout,
+                                 lp::Engine::Auto);
+  CHECK(big.verdict == Verdict::Proven);
+  auto big_z3 = lp::prove_injective(lp::parse_layout_text("(_3000,_3000):(_3001,_1)").layout, lp::Engine::Z3);
+  CHECK(big_z3.verdict == Verdict::Proven);
+  auto big_bad = lp::prove_injective(lp::parse_layout_text("(_3000,_3000):(_2999,_1)").layout, lp::Engine::Auto);
+  CHECK(big_bad.verdict == Verdict::Refuted);
+  // TMEM scale factors: warpx4 covers TLane 0..127; three replicas miss a window.
+  auto cov = [](const char* t, int64_t hi) {
+    return lp::prove_covers(lp::parse_layout_text(t).layout, {{lp::Axis::named("TLane"), 0, hi}}, lp::Engine::Auto);
+  };
+  CHECK(cov("S[(32,4):(1@TLane,1@TCol)] + R[4:32@TLane]", 127).verdict == Verdict::Proven);
+  auto miss = cov("S[(32,4):(1@TLane,1@TCol)] + R[3:32@TLane]", 127);
+  REQUIRE(miss.verdict == Verdict::Refuted);
+  CHECK(miss.witness->uncovered[0] >= 96);
+  CHECK_THROWS_AS(cov("S[8:1@laneid]", 7), std::invalid_argument);
+}
+
+#include "analyzer/algebra/Operations.h"
+#include "hw/Arch.h"
+#include "solver/BankConflicts.h"
+#include "solver/Composition.h"
+
+namespace {
+
+// Brute force of the composition obligation, written here: B(i) in [0, size A) and
+// R(i) == A(B(i)) for every i, with R's domain equal to B's.
+bool brute_composition(const lp::Layout& a, const lp::Layout& b, const lp::Layout& r) {
+  if (r.size() != b.size()) return false;
+  for (int64_t i = 0; i < b.size(); ++i) {
+    int64_t x = b.offset_at(i);
+    if (x < 0 || x >= a.size() || a.offset_at(x) != r.offset_at(i)) return false;
+  }
+  return true;
+}
+
+std::string scalar_layout(Rng& rng, int64_t max_size) {
+  int n = static_cast<int>(pick(rng, 1, 2));
+  std::string e = "(", s = "(";
+  int64_t size = 1;
+  for (int k = 0; k < n; ++k) {
+    int64_t ext = pick(rng, 0, 2) ? (int64_t{1} << pick(rng, 0, 3)) : pick(rng, 2, 6);
+    if (size * ext > max_size) ext = 1;
+    size *= ext;
+    e += (k ? "," : "") + std::string("_") + std::to_string(ext);
+    s += (k ? "," : "") + std::string("_") + std::to_string(pick(rng, 0, 3) ? (int64_t{1} << pick(rng, 0, 4)) : pick(rng, 0, 9));
+  }
+  return e + "):" + s + ")";
+}
+
+}  // namespace
+
+TEST_CASE("composition: engines agree with brute force on CuTe's results and on wrong results", "[solver][compose]") {
+  Rng rng(21);
+  int legal = 0, illegal = 0;
+  for (int trial = 0; trial < 600; ++trial) {
+    std::string at = scalar_layout(rng, 64), bt = scalar_layout(rng, 16);
+    lp::Layout a = lp::parse_layout_text(at).layout, b = lp::parse_layout_text(bt).layout;
+    // The stated result: CuTe's (when it computes one) or a random layout of B's size.
+    std::optional<lp::Layout> r;
+    if (trial % 2 == 0) {
+      auto cute = lp::algebra::op_compose(a, b);
+      if (cute.text) r = lp::parse_layout_text(*cute.text).layout;
+    }
+    if (!r) r = lp::parse_layout_text("(_" + std::to_string(b.size()) + "):(_" + std::to_string(pick(rng, 0, 8)) + ")").layout;
+    INFO(at << " o " << bt << " stated " << lp::print_cute(*r).text);
+    bool truth = brute_composition(a, b, *r);
+    (truth ? legal : illegal)++;
+    std::vector<lp::Engine> engines = {lp::Engine::Enum, lp::Engine::F2, lp::Engine::Auto};
+    if (trial % 4 == 0) engines.push_back(lp::Engine::Z3);
+    for (lp::Engine e : engines) {
+      auto res = lp::prove_composition(a, b, r, e);
+      INFO(lp::engine_name(e) << ": " << res.reason);
+      if (e == lp::Engine::F2 && res.verdict == lp::Verdict::Unknown) continue;
+      REQUIRE(res.verdict == (truth ? lp::Verdict::Proven : lp::Verdict::Refuted));
+      if (!truth) {
+        const auto& w = *res.witness;
+        int64_t x = b.offset_at(w.index);
+        bool out = x < 0 || x >= a.size();
+        bool bad = w.index >= r->size() || out || a.offset_at(x) != r->offset_at(w.index);
+        REQUIRE(bad);
+      }
+    }
+  }
+  CHECK(legal > 50);
+  CHECK(illegal > 50);
+}
+
+TEST_CASE("bank conflicts: Z3 and enumeration agree on verdict, worst wavefronts and ideal", "[solver][conflict]") {
+  Rng rng(31);
+  const auto& arch = lp::hw::arch_by_name("sm_90");
+  struct Shape {
+    const char* instr;
+    int bits;
+    const char* lanes;
+  };
+  // Lane maps over a (rows, cols) tile: ldmatrix rows, vector row reads, column reads.
+  const Shape shapes[] = {{"ldmatrix.x4", 16, "(_16,_2,_2):(_1@0,_8@1,_16@0)"},
+                          {"ldmatrix.x2.trans", 16, "(_16,_2,_2):(_1@0,_0@1,_16@1)"},
+                          {"stmatrix.x4", 16, "(_8,_2,_2,_2):(_1@0,_8@0,_8@1,_16@1)"},
+                          {"ld.shared.v4.b32", 32, "(_2,_16,_2):(_4@1,_1@0,_16@0)"},
+                          {"ld.shared.v2.b32", 32, "(_4,_8,_2):(_2@1,_1@0,_8@0)"},
+                          {"ld.shared.b32", 32, "(_32,_2):(_1@0,_1@1)"},
+                          {"st.shared.u16", 16, "(_32,_2):(_1@0,_1@1)"},
+                          {"ld.shared.v4.b32", 32, "(_2,_16):(_0@0,_1@0)"}};
+  int conflicted = 0, clean = 0;
+  for (int trial = 0; trial < 48; ++trial) {
+    const Shape& sh = shapes[trial % 8];
+    int64_t cols = sh.bits == 16 ? 64 : 32;
+    int b = static_cast<int>(pick(rng, 0, 3));
+    std::string smem = "Sw<" + std::to_string(b) + "," + std::to_string(sh.bits == 16 ? 3 : 2) + ",3> o _0 o (_32,_" +
+                       std::to_string(cols) + "):(_" + std::to_string(cols + (pick(rng, 0, 3) == 0 ? 8 : 0)) + ",_1)";
+    if (trial % 5 == 4) smem = "Sw<3,4,3> o smem_ptr[" + std::to_string(sh.bits) + "b](unset) o (_32,_" + std::to_string(cols) + "):(_" + std::to_string(cols) + ",_1)";
+    INFO(smem << " | " << sh.lanes << " | " << sh.instr);
+    lp::SmemAccess access(lp::parse_layout_text(smem).layout, sh.bits, lp::parse_layout_text(sh.lanes).layout,
+                          lp::hw::smem_instr(sh.instr), arch, trial % 3 == 0 ? 128 : 1024);
+    auto e = lp::prove_conflict_free(access, lp::Engine::Enum);
+    auto z = lp::prove_conflict_free(access, lp::Engine::Z3);
+    INFO("enum: " << e.reason << "\nz3: " << z.reason);
+    REQUIRE(e.verdict != lp::Verdict::Unknown);
+    REQUIRE(z.verdict == e.verdict);
+    if (!e.access) {
+      REQUIRE(z.wavefronts == e.wavefronts);
+      REQUIRE(z.ideal == e.ideal);
+    }
+    (e.verdict == lp::Verdict::Proven ? clean : conflicted)++;
+  }
+  CHECK(conflicted > 5);
+  CHECK(clean > 5);
+}
