@@ -22,10 +22,6 @@ const std::vector<std::string> kOps = {"compose",         "complement",      "lo
                                        "raked_product",   "tile_to_shape",   "coalesce",       "filter_zeros",
                                        "filter",          "right_inverse",   "left_inverse",   "max_common_vector"};
 
-struct BadArgument {
-  std::string message;
-};
-
 // `_8` (static) or `8` (dynamic).
 std::optional<Int> parse_int_text(const std::string& text) {
   static const std::regex kInt(R"(\s*(_?)(-?\d{1,18})\s*)");
@@ -39,7 +35,7 @@ std::optional<Swizzle> parse_swizzle_text(const std::string& text) {
   std::smatch m;
   if (!std::regex_match(text, m, kSw)) return std::nullopt;
   const int64_t b = std::stoll(m[1].str()), base = std::stoll(m[2].str()), s = std::stoll(m[3].str());
-  if (std::string why = Swizzle::check(b, base, s); !why.empty()) throw BadArgument{why};
+  if (std::string why = Swizzle::check(b, base, s); !why.empty()) throw InputError(why);
   return Swizzle(static_cast<int>(b), static_cast<int>(base), static_cast<int>(s));
 }
 
@@ -47,7 +43,7 @@ std::optional<Swizzle> parse_swizzle_text(const std::string& text) {
 std::vector<std::string> split_bracketed(const std::string& text) {
   const size_t open = text.find('['), close = text.rfind(']');
   if (open == std::string::npos || close == std::string::npos || close < open)
-    throw BadArgument{fmt::format("'{}' is not a tiler tuple [T0, T1, ...]", text)};
+    throw InputError(fmt::format("'{}' is not a tiler tuple [T0, T1, ...]", text));
   std::vector<std::string> parts;
   int depth = 0;
   std::string cur;
@@ -80,7 +76,7 @@ Tiler parse_tiler(const std::string& text, const std::string& name) {
   }
   if (std::regex_match(text, std::regex(R"(\s*_\s*)"))) return Tiler::underscore();
   if (auto n = parse_int_text(text)) {
-    if (n->value < 1) throw BadArgument{fmt::format("tiler extent {} must be >= 1", n->value)};
+    if (n->value < 1) throw InputError(fmt::format("tiler extent {} must be >= 1", n->value));
     return Tiler::of(CuteLayout::leaf(*n, Int{1, true}));
   }
   return Tiler::of(layout_operand(text, name));
@@ -95,7 +91,7 @@ std::vector<Int> parse_shape(const std::string& text) {
   while (true) {
     const size_t comma = inner.find(',', start);
     auto v = parse_int_text(inner.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (!v || v->value < 1) throw BadArgument{fmt::format("'{}' is not a flat shape like (_8,_16) or (8,16)", text)};
+    if (!v || v->value < 1) throw InputError(fmt::format("'{}' is not a flat shape like (_8,_16) or (8,16)", text));
     shape.push_back(*v);
     if (comma == std::string::npos) break;
     start = comma + 1;
@@ -141,22 +137,7 @@ class AlgebraCommand : public Command {
 
   int run() override {
     args_ = sub_->remaining();
-    Outcome o;
-    try {
-      o = evaluate();
-    } catch (const BadArgument& e) {
-      std::cerr << "error: " << e.message << "\n";
-      return kBadInput;
-    } catch (const AlgebraError& e) {
-      std::cerr << "error: " << e.what() << "\n";
-      return kBadInput;
-    } catch (const LayoutError& e) {
-      std::cerr << "error: " << e.what() << "\n";
-      return kBadInput;
-    } catch (const OverflowError& e) {
-      std::cerr << "error: " << e.what() << "\n";
-      return kBadInput;
-    }
+    Outcome o = evaluate();
     const Check& c = o.check;
     if (json_) {
       json out;
@@ -183,8 +164,8 @@ class AlgebraCommand : public Command {
  private:
   void need(size_t lo, size_t hi) const {
     if (args_.size() < lo || args_.size() > hi)
-      throw BadArgument{lo == hi ? fmt::format("{} takes {} operand(s), got {}", op_, lo, args_.size())
-                                 : fmt::format("{} takes {} to {} operands, got {}", op_, lo, hi, args_.size())};
+      throw InputError(lo == hi ? fmt::format("{} takes {} operand(s), got {}", op_, lo, args_.size())
+                                 : fmt::format("{} takes {} to {} operands, got {}", op_, lo, hi, args_.size()));
   }
 
   Layout layout_arg(size_t i) const { return read_layout_arg(args_[i], "", fmt::format("<operand {}>", i + 1)).layout; }
@@ -200,7 +181,7 @@ class AlgebraCommand : public Command {
       std::optional<Int> cotarget;
       if (args_.size() == 2) {
         cotarget = parse_int_text(args_[1]);
-        if (!cotarget || cotarget->value < 1) throw BadArgument{fmt::format("cotarget '{}' is not a positive integer", args_[1])};
+        if (!cotarget || cotarget->value < 1) throw InputError(fmt::format("cotarget '{}' is not a positive integer", args_[1]));
       }
       return op_complement(layout_arg(0), cotarget);
     }

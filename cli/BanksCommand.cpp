@@ -55,20 +55,12 @@ class BanksCommand : public Command {
   }
 
   int run() override {
-    try {
-      const hw::Arch& arch = hw::arch_by_name(arch_);
-      const hw::SmemInstr& instr = hw::smem_instr(instr_);
-      const hw::AccessCost cost = hw::smem_access_cost(arch, instr, parse_addresses(addresses_));
-      if (json_) print_json(cost);
-      else print_text(arch, instr, cost);
-      return kOk;
-    } catch (const hw::HwError& e) {
-      std::cerr << "error: " << e.what() << "\n";
-      return kBadInput;
-    } catch (const OverflowError& e) {
-      std::cerr << "error: " << e.what() << "\n";
-      return kBadInput;
-    }
+    const hw::Arch& arch = hw::arch_by_name(arch_);
+    const hw::SmemInstr& instr = hw::smem_instr(instr_);
+    const hw::AccessCost cost = hw::smem_access_cost(arch, instr, parse_addresses(addresses_));
+    if (json_) print_json(cost);
+    else print_text(arch, instr, cost);
+    return kOk;
   }
 
  private:

@@ -2,8 +2,13 @@
 // A subcommand of the `layoutproof` driver. Each lives in its own file and is listed once in
 // Commands.cpp; the driver parses arguments with CLI11 and calls run() on the chosen one.
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <vector>
+
+#include "analyzer/ir/Axis.h"
 
 namespace lp::cli {
 
@@ -21,9 +26,23 @@ class Command {
 
 std::vector<std::unique_ptr<Command>> make_commands();
 
-/// Parses a layout argument; on error prints the diagnostic to stderr and throws ExitRequest.
+/// Thrown by a command when it has already printed its diagnostic.
 struct ExitRequest {
   int code;
 };
+
+/// A malformed option value; the driver prints "error: <what>" and exits with kBadInput, as it
+/// does for every other user-input error type of the libraries.
+class InputError : public std::runtime_error {
+ public:
+  explicit InputError(const std::string& what) : std::runtime_error(what) {}
+};
+
+/// A whole decimal integer, or InputError naming `what`.
+int64_t parse_int_option(const std::string& text, const std::string& what);
+
+/// An axis as users write it in options: a name (`laneid`, `m`) or a basis (`@1@0`, innermost
+/// index first, as CuTe prints it).
+Axis axis_option(const std::string& text, const std::string& what);
 
 }  // namespace lp::cli

@@ -9,6 +9,33 @@ std::unique_ptr<Command> make_banks_command();
 std::unique_ptr<Command> make_fragment_command();
 std::unique_ptr<Command> make_prove_command();
 
+int64_t parse_int_option(const std::string& text, const std::string& what) {
+  size_t used = 0;
+  int64_t v = 0;
+  try {
+    v = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size()) throw InputError(what + ": '" + text + "' is not an integer");
+  return v;
+}
+
+Axis axis_option(const std::string& text, const std::string& what) {
+  if (text.empty()) throw InputError(what + ": names no axis");
+  if (text[0] != '@') return Axis::named(text);
+  std::vector<uint32_t> printed;
+  for (size_t p = 1; p <= text.size();) {
+    size_t q = text.find('@', p);
+    int64_t d = parse_int_option(text.substr(p, q == std::string::npos ? std::string::npos : q - p), what);
+    if (d < 0 || d > 1023) throw InputError(what + ": basis index " + std::to_string(d) + " is outside [0, 1023]");
+    printed.push_back(static_cast<uint32_t>(d));
+    if (q == std::string::npos) break;
+    p = q + 1;
+  }
+  return Axis::basis({printed.rbegin(), printed.rend()});
+}
+
 std::vector<std::unique_ptr<Command>> make_commands() {
   std::vector<std::unique_ptr<Command>> c;
   c.push_back(make_eval_command());

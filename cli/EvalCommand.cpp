@@ -29,35 +29,18 @@ std::string coord_text(const Layout& l, int64_t i) {
 Point parse_point(const Layout& l, const std::string& text) {
   Point p(l.axes().size(), 0);
   if (l.is_scalar() && text.find('=') == std::string::npos) {
-    try {
-      size_t used = 0;
-      p[0] = std::stoll(text, &used);
-      if (used != text.size()) throw std::invalid_argument("trailing");
-      return p;
-    } catch (const std::exception&) {
-      throw LayoutError(fmt::format("--preimage '{}' is not an integer offset", text));
-    }
+    p[0] = parse_int_option(text, "--preimage");
+    return p;
   }
   size_t start = 0;
   while (start <= text.size()) {
     size_t comma = text.find(',', start);
     std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     size_t eq = item.find('=');
-    if (eq == std::string::npos) throw LayoutError(fmt::format("--preimage item '{}' is not AXIS=VALUE", item));
-    std::string axis = item.substr(0, eq);
-    bool found = false;
-    for (size_t a = 0; a < l.axes().size(); ++a)
-      if (l.axes()[a].spelling() == axis) {
-        try {
-          size_t used = 0;
-          p[a] = std::stoll(item.substr(eq + 1), &used);
-          if (used != item.size() - eq - 1) throw std::invalid_argument("trailing");
-        } catch (const std::exception&) {
-          throw LayoutError(fmt::format("--preimage value in '{}' is not an integer", item));
-        }
-        found = true;
-      }
-    if (!found) throw LayoutError(fmt::format("--preimage names axis '{}', which the layout does not have", axis));
+    if (eq == std::string::npos) throw InputError(fmt::format("--preimage item '{}' is not AXIS=VALUE", item));
+    auto a = l.axis_index(axis_option(item.substr(0, eq), "--preimage"));
+    if (!a) throw InputError(fmt::format("--preimage names axis '{}', which the layout does not have", item.substr(0, eq)));
+    p[*a] = parse_int_option(item.substr(eq + 1), "--preimage");
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
@@ -81,54 +64,46 @@ class EvalCommand : public Command {
   int run() override {
     ParsedLayout parsed = read_layout_arg(layout_, notation_);
     const Layout& l = parsed.layout;
-    try {
-      int64_t size = l.size();
-      json out;
-      out["notation"] = notation_name(parsed.notation);
-      out["size"] = size;
-      Point cos = l.cosize();
-      if (l.is_scalar()) out["cosize"] = cos[0];
-      else {
-        json c = json::object();
-        for (size_t a = 0; a < cos.size(); ++a) c[l.axes()[a].spelling()] = cos[a];
-        out["cosize"] = c;
-      }
-      if (!preimage_.empty()) {
-        auto idx = lp::preimage(l, parse_point(l, preimage_));
-        out["preimage"] = idx;
-        emit(out, [&] {
-          std::cout << fmt::format("preimage of {}: {} indices\n", preimage_, idx.size());
-          for (int64_t i : idx) std::cout << fmt::format("  {} {}\n", i, coord_text(l, i));
-        });
-        return kOk;
-      }
-      if (at_) {
-        out["index"] = *at_;
-        out["images"] = json::array({image_json(l, parsed.notation, *at_)});
-        emit(out, [&] {
-          std::cout << fmt::format("{} {} -> {}\n", *at_, coord_text(l, *at_), image_text(l, parsed.notation, *at_));
-        });
-        return kOk;
-      }
-      if (size > kMaxListed)
-        throw LayoutError(fmt::format("the domain has {} points; --all lists at most {} (use --at I)", size, kMaxListed));
-      json images = json::array();
-      for (int64_t i = 0; i < size; ++i) images.push_back(image_json(l, parsed.notation, i));
-      out["images"] = std::move(images);
+    int64_t size = l.size();
+    json out;
+    out["notation"] = notation_name(parsed.notation);
+    out["size"] = size;
+    Point cos = l.cosize();
+    if (l.is_scalar()) out["cosize"] = cos[0];
+    else {
+      json c = json::object();
+      for (size_t a = 0; a < cos.size(); ++a) c[l.axes()[a].spelling()] = cos[a];
+      out["cosize"] = c;
+    }
+    if (!preimage_.empty()) {
+      auto idx = lp::preimage(l, parse_point(l, preimage_));
+      out["preimage"] = idx;
       emit(out, [&] {
-        std::cout << fmt::format("{} layout, size {}, cosize {}\n", notation_name(parsed.notation), size,
-                                 out["cosize"].dump());
-        for (int64_t i = 0; i < size; ++i)
-          std::cout << fmt::format("{:>6} {:<16} -> {}\n", i, coord_text(l, i), image_text(l, parsed.notation, i));
+        std::cout << fmt::format("preimage of {}: {} indices\n", preimage_, idx.size());
+        for (int64_t i : idx) std::cout << fmt::format("  {} {}\n", i, coord_text(l, i));
       });
       return kOk;
-    } catch (const LayoutError& e) {
-      std::cerr << "error: " << e.what() << "\n";
-      return kBadInput;
-    } catch (const OverflowError& e) {
-      std::cerr << "error: " << e.what() << "\n";
-      return kBadInput;
     }
+    if (at_) {
+      out["index"] = *at_;
+      out["images"] = json::array({image_json(l, parsed.notation, *at_)});
+      emit(out, [&] {
+        std::cout << fmt::format("{} {} -> {}\n", *at_, coord_text(l, *at_), image_text(l, parsed.notation, *at_));
+      });
+      return kOk;
+    }
+    if (size > kMaxListed)
+      throw LayoutError(fmt::format("the domain has {} points; --all lists at most {} (use --at I)", size, kMaxListed));
+    json images = json::array();
+    for (int64_t i = 0; i < size; ++i) images.push_back(image_json(l, parsed.notation, i));
+    out["images"] = std::move(images);
+    emit(out, [&] {
+      std::cout << fmt::format("{} layout, size {}, cosize {}\n", notation_name(parsed.notation), size,
+                               out["cosize"].dump());
+      for (int64_t i = 0; i < size; ++i)
+        std::cout << fmt::format("{:>6} {:<16} -> {}\n", i, coord_text(l, i), image_text(l, parsed.notation, i));
+    });
+    return kOk;
   }
 
  private:

@@ -47,37 +47,10 @@ std::vector<AxisRange> parse_target(const std::string& text) {
     std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     size_t eq = item.find('='), dots = item.find("..");
     if (eq == std::string::npos || dots == std::string::npos || dots < eq)
-      throw std::invalid_argument(fmt::format("--target item '{}' is not AXIS=LO..HI", item));
-    std::string axis = item.substr(0, eq);
-    if (axis.empty()) throw std::invalid_argument(fmt::format("--target item '{}' names no axis", item));
-    auto number = [&](const std::string& s) {
-      size_t used = 0;
-      int64_t v = 0;
-      try {
-        v = std::stoll(s, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used == 0 || used != s.size()) throw std::invalid_argument(fmt::format("--target bound '{}' is not an integer", s));
-      return v;
-    };
-    AxisRange r{Axis::memory(), 0, 0};
-    bool basis = axis[0] == '@';
-    if (basis) {
-      std::vector<uint32_t> printed;
-      for (size_t p = 1; p <= axis.size();) {
-        size_t q = axis.find('@', p);
-        printed.push_back(static_cast<uint32_t>(number(axis.substr(p, q == std::string::npos ? std::string::npos : q - p))));
-        if (q == std::string::npos) break;
-        p = q + 1;
-      }
-      r.axis = Axis::basis({printed.rbegin(), printed.rend()});
-    } else {
-      r.axis = Axis::named(axis);
-    }
-    r.lo = number(item.substr(eq + 1, dots - eq - 1));
-    r.hi = number(item.substr(dots + 2));
-    out.push_back(r);
+      throw InputError(fmt::format("--target item '{}' is not AXIS=LO..HI", item));
+    out.push_back(AxisRange{axis_option(item.substr(0, eq), "--target"),
+                            parse_int_option(item.substr(eq + 1, dots - eq - 1), "--target"),
+                            parse_int_option(item.substr(dots + 2), "--target")});
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
@@ -97,9 +70,11 @@ class ProveCommand : public Command {
     };
     injective_ = sub->add_subcommand("injective", "No two logical elements share a physical point");
     injective_->add_option("layout", layout_, "The layout")->required();
+    injective_->add_option("--param", param_options_, "Symbolic parameter NAME=LO..HI[%MULTIPLE] used in the layout");
     common(injective_);
     covers_ = sub->add_subcommand("covers", "Every point of a target box holds a copy");
     covers_->add_option("layout", layout_, "The layout")->required();
+    covers_->add_option("--param", param_options_, "Symbolic parameter NAME=LO..HI[%MULTIPLE] used in the layout");
     covers_->add_option("--target", target_, "AXIS=LO..HI[,AXIS=LO..HI...]")->required();
     common(covers_);
     compose_ = sub->add_subcommand("compose", "B maps into A's domain and CuTe's result equals A(B(c)) everywhere");
@@ -121,62 +96,60 @@ class ProveCommand : public Command {
     Engine engine = engine_from_name(engine_);
     json out;
     Outcome outcome;
-    if (conflict_->parsed()) {
-      try {
-        outcome = conflict_free(engine, out);
-      } catch (const AccessError& e) {
-        std::cerr << "error: " << e.what() << "\n";
-        return kBadInput;
-      } catch (const hw::HwError& e) {
-        std::cerr << "error: " << e.what() << "\n";
-        return kBadInput;
-      }
-      return report(out, outcome);
-    }
-    if (compose_->parsed()) {
-      try {
-        outcome = compose(engine, out);
-      } catch (const std::invalid_argument& e) {
-        std::cerr << "error: " << e.what() << "\n";
-        return kBadInput;
-      }
-      return report(out, outcome);
-    }
-    ParsedLayout parsed = read_layout_arg(layout_, notation_);
-    const Layout& l = parsed.layout;
+    // The solver reports operands it cannot compare (a target axis the layout lacks, shapes
+    // that do not fit) as std::invalid_argument: bad input, said as such.
     try {
-      if (injective_->parsed()) {
-        auto r = prove_injective(l, engine, limits_);
-        out["property"] = "injective";
-        outcome = r;
-        if (r.witness) {
-          const auto& w = *r.witness;
-          json cx;
-          cx["indices"] = {w.index_a, w.index_b};
-          cx["coordinates"] = {coord_json(l, w.index_a), coord_json(l, w.index_b)};
-          if (!l.replicas().empty()) cx["replicas"] = {w.replica_a, w.replica_b};
-          cx["images"] = {point_json(l, w.image), point_json(l, w.image)};
-          out["counterexample"] = cx;
-        }
-      } else {
-        auto ranges = parse_target(target_);
-        auto r = prove_covers(l, ranges, engine, limits_);
-        out["property"] = "covers";
-        outcome = r;
-        if (r.witness) {
-          json u = json::object();
-          for (size_t k = 0; k < ranges.size(); ++k) u[ranges[k].axis.spelling()] = r.witness->uncovered[k];
-          out["counterexample"] = {{"uncovered", u}};
-        }
-      }
+      if (conflict_->parsed()) return report(out, conflict_free(engine, out));
+      if (compose_->parsed()) return report(out, compose(engine, out));
+      return report(out, layout_property(engine, out));
     } catch (const std::invalid_argument& e) {
-      std::cerr << "error: " << e.what() << "\n";
-      return kBadInput;
+      throw InputError(e.what());
     }
-    return report(out, outcome);
   }
 
  private:
+  Outcome layout_property(Engine engine, json& out) {
+    Outcome outcome;
+    Parametric params;
+    for (const std::string& p : param_options_) params.specs.push_back(parse_param_option(p));
+    ParsedLayout parsed = read_layout_arg(layout_, notation_, "<layout>", &params.specs);
+    params.uses = parsed.param_uses;
+    const Layout& l = parsed.layout;
+    auto param_json = [&](const std::vector<int64_t>& values) {
+      json o = json::object();
+      for (size_t i = 0; i < values.size(); ++i) o[params.specs[i].name] = values[i];
+      return o;
+    };
+    if (injective_->parsed()) {
+      auto r = prove_injective(l, engine, limits_, &params);
+      out["property"] = "injective";
+      outcome = r;
+      if (r.witness) {
+        const auto& w = *r.witness;
+        json cx;
+        const Layout inst = params.empty() ? l : instantiate(l, params, w.params);
+        if (!params.empty()) cx["params"] = param_json(w.params);
+        cx["indices"] = {w.index_a, w.index_b};
+        cx["coordinates"] = {coord_json(inst, w.index_a), coord_json(inst, w.index_b)};
+        if (!l.replicas().empty()) cx["replicas"] = {w.replica_a, w.replica_b};
+        cx["images"] = {point_json(inst, w.image), point_json(inst, w.image)};
+        out["counterexample"] = cx;
+      }
+    } else {
+      auto ranges = parse_target(target_);
+      auto r = prove_covers(l, ranges, engine, limits_, &params);
+      out["property"] = "covers";
+      outcome = r;
+      if (r.witness) {
+        json u = json::object();
+        for (size_t k = 0; k < ranges.size(); ++k) u[ranges[k].axis.spelling()] = r.witness->uncovered[k];
+        out["counterexample"] = {{"uncovered", u}};
+        if (!params.empty()) out["counterexample"]["params"] = param_json(r.witness->params);
+      }
+    }
+    return outcome;
+  }
+
   Outcome compose(Engine engine, json& out) {
     ParsedLayout a = read_layout_arg(layout_, notation_, "<A>");
     ParsedLayout b = read_layout_arg(second_, notation_, "<B>");
@@ -269,6 +242,7 @@ class ProveCommand : public Command {
   std::string layout_, second_, notation_, target_, engine_ = "auto";
   std::string smem_, dtype_, lanes_, instr_, arch_ = "sm_90";
   int64_t base_align_ = 1024;
+  std::vector<std::string> param_options_;
   bool json_ = false;
   SolverLimits limits_;
 };

@@ -2,6 +2,12 @@
 // all the work is in the libraries under analyzer/ (and, later, solver/ and rules/).
 #include <spdlog/spdlog.h>
 
+#include "analyzer/algebra/CuteLayout.h"
+#include "analyzer/ir/Checked.h"
+#include "analyzer/ir/Layout.h"
+#include "hw/HwError.h"
+#include "solver/SmemAccess.h"
+
 #include <iostream>
 
 #include "cli/Command.h"
@@ -30,6 +36,24 @@ int main(int argc, char** argv) {
       if (sub->parsed()) return cmd->run();
   } catch (const lp::cli::ExitRequest& e) {
     return e.code;
+  } catch (const lp::cli::InputError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return lp::cli::kBadInput;
+  } catch (const lp::LayoutError& e) {  // the input's layout cannot be evaluated as asked
+    std::cerr << "error: " << e.what() << "\n";
+    return lp::cli::kBadInput;
+  } catch (const lp::OverflowError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return lp::cli::kBadInput;
+  } catch (const lp::hw::HwError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return lp::cli::kBadInput;
+  } catch (const lp::AccessError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return lp::cli::kBadInput;
+  } catch (const lp::algebra::AlgebraError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return lp::cli::kBadInput;
   } catch (const std::exception& e) {
     std::cerr << "error: internal error: " << e.what() << "\n";
     return lp::cli::kBadInput;

@@ -6,6 +6,7 @@
 #include "hw/BankModel.h"
 #include "hw/HwError.h"
 #include "solver/Engines.h"
+#include "solver/F2Conflicts.h"
 #include "solver/Z3Layout.h"
 
 namespace lp {
@@ -121,6 +122,96 @@ ConflictResult by_enumeration(const SmemAccess& a, const SolverLimits& limits) {
     }
   }
   r.verdict = r.conflict ? Verdict::Refuted : Verdict::Proven;
+  return r;
+}
+
+// ---- F2 ---------------------------------------------------------------------------------------
+
+// Decides exactly-affine accesses by rank (solver/F2Conflicts.h). Every invalid point, cost and
+// conflict it reports is re-evaluated concretely; a disagreement is Unknown, never a verdict.
+ConflictResult by_f2(const SmemAccess& a, const SolverLimits& limits) {
+  ConflictResult r;
+  r.engine = Engine::F2;
+  std::string why;
+  auto map = F2AccessMap::build(a, &why);
+  if (!map) {
+    r.reason = "F2 does not apply: " + why;
+    return r;
+  }
+  auto refute = [&](int lane, int64_t issue, int64_t base, std::string what) {
+    r.verdict = Verdict::Refuted;
+    r.access = AccessWitness{lane, issue, base, {}, std::move(what)};
+    return r;
+  };
+  if (const auto& p = map->invalid()) {
+    try {
+      hw::validate_access(a.arch(), a.instr(), a.addresses(p->issue, p->base));
+    } catch (const AccessError& e) {
+      return refute(-1, p->issue, p->base, e.what());
+    } catch (const hw::HwError& e) {
+      return refute(-1, p->issue, p->base, e.what());
+    }
+    r.reason = fmt::format("internal error: F2 found an invalid address at issue {} that concrete evaluation does not confirm",
+                           p->issue);
+    return r;
+  }
+  // The map against concrete evaluation at its origin and each input bit.
+  const int64_t base0 = map->residues().front();
+  std::vector<uint64_t> probes = {0};
+  probes.insert(probes.end(), map->inputs().begin(), map->inputs().end());
+  for (uint64_t in : probes) {
+    F2Point p = map->point(in, base0);
+    if (a.address(p.lane, p.issue, base0) != map->address(in, base0)) {
+      r.reason = fmt::format("internal error: the F2 address of lane {} issue {} disagrees with evaluation", p.lane, p.issue);
+      return r;
+    }
+  }
+  if (!map->vectors_shown()) {
+    if (a.issue_count() > limits.max_enumeration / 32) {
+      r.reason = "the vector-coverage check is not shown over F2 and needs an enumeration of all issues, which exceeds the limit";
+      return r;
+    }
+    for (int64_t q = 0; q < a.issue_count(); ++q)
+      for (int lane = 0; lane < hw::address_lane_count(a.instr()); ++lane) {
+        try {
+          if (auto v = check_vector(a, lane, q)) {
+            r.verdict = Verdict::Refuted;
+            r.access = v;
+            return r;
+          }
+        } catch (const AccessError& e) {
+          return refute(lane, q, 0, e.what());
+        }
+      }
+  }
+  auto cost = map->cost(&why);
+  if (!cost) {
+    r.reason = "F2 does not apply: " + why;
+    return r;
+  }
+  // Every instruction costs the same; issue 0 at each residue must agree (this also applies the
+  // architecture's rules on the instruction).
+  for (int64_t base : map->residues()) {
+    std::vector<int64_t> addr;
+    hw::AccessCost concrete;
+    try {
+      addr = a.addresses(0, base);
+      concrete = hw::smem_access_cost(a.arch(), a.instr(), addr);
+    } catch (const hw::HwError& e) {
+      return refute(-1, 0, base, e.what());
+    } catch (const AccessError& e) {
+      return refute(-1, 0, base, e.what());
+    }
+    if (concrete.wavefronts != cost->wavefronts || concrete.ideal != cost->ideal) {
+      r.reason = fmt::format("internal error: F2 predicts {} wavefronts (ideal {}) but issue 0 at base {} costs {} (ideal {})",
+                             cost->wavefronts, cost->ideal, base, concrete.wavefronts, concrete.ideal);
+      return r;
+    }
+    if (base == base0 && !concrete.conflict_free) r.conflict = witness_from_cost(a, 0, base, addr, concrete);
+  }
+  r.wavefronts = cost->wavefronts;
+  r.ideal = cost->ideal;
+  r.verdict = cost->wavefronts > cost->ideal ? Verdict::Refuted : Verdict::Proven;
   return r;
 }
 
@@ -392,17 +483,15 @@ void revalidate(const SmemAccess& a, ConflictResult& r) {
 }  // namespace
 
 ConflictResult prove_conflict_free(const SmemAccess& access, Engine engine, const SolverLimits& limits) {
-  Stopwatch clock;
-  ConflictResult r;
-  try {
+  return timed_decision<ConflictResult>(engine, [&] {
+    ConflictResult r;
     switch (engine) {
       case Engine::Enum: r = by_enumeration(access, limits); break;
       case Engine::Z3: r = by_z3(access, limits); break;
-      case Engine::F2:
-        r.engine = Engine::F2;
-        r.reason = "the F2 engine does not decide bank conflicts; use enum, z3 or auto";
-        break;
+      case Engine::F2: r = by_f2(access, limits); break;
       case Engine::Auto:
+        r = by_f2(access, limits);
+        if (r.verdict != Verdict::Unknown) break;
         if (access.issue_count() * static_cast<int64_t>(access.base_period() / access.base_align() + 1) <= kAutoEnumerationLimit / 32)
           r = by_enumeration(access, limits);
         else
@@ -413,17 +502,8 @@ ConflictResult prove_conflict_free(const SmemAccess& access, Engine engine, cons
     if (r.access && r.reason.empty())
       r.reason = r.access->lane >= 0 ? fmt::format("lane {} of issue {}: {}", r.access->lane, r.access->issue, r.access->what)
                                      : fmt::format("issue {}: {}", r.access->issue, r.access->what);
-  } catch (const OverflowError& e) {
-    r = ConflictResult{};
-    r.engine = engine;
-    r.reason = std::string("evaluation overflowed: ") + e.what();
-  } catch (const LayoutError& e) {
-    r = ConflictResult{};
-    r.engine = engine;
-    r.reason = e.what();
-  }
-  r.time_ms = clock.elapsed_ms();
-  return r;
+    return r;
+  });
 }
 
 }  // namespace lp

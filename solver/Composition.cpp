@@ -263,30 +263,28 @@ CompositionResult by_f2(const Layout& a, const Layout& b, const std::optional<La
 
 CompositionResult prove_composition(const Layout& a, const Layout& b, const std::optional<Layout>& r, Engine engine,
                                     const SolverLimits& limits) {
-  Stopwatch clock;
   Addressing ad = addressing(a, b);
   if (!a.has_domain() || !b.has_domain()) throw std::invalid_argument("A and B need shapes");
   if (!a.replicas().empty()) throw std::invalid_argument("A has replicas; composition needs a function");
-  CompositionResult res;
-  if (r && r->size() != b.size()) {
-    // The result is not even a function on B's domain: refuted where the two domains part.
-    int64_t i = std::min(r->size(), b.size());
-    res.engine = engine;
-    res.verdict = Verdict::Refuted;
-    CompositionWitness w;
-    w.index = i;
-    w.outside_result = true;
-    if (i < b.size()) {
-      w = concrete_witness(a, b, std::nullopt, ad, i);
+  return timed_decision<CompositionResult>(engine, [&] {
+    CompositionResult res;
+    if (r && r->size() != b.size()) {
+      // The result is not even a function on B's domain: refuted where the two domains part.
+      int64_t i = std::min(r->size(), b.size());
+      res.engine = engine;
+      res.verdict = Verdict::Refuted;
+      CompositionWitness w;
+      w.index = i;
       w.outside_result = true;
+      if (i < b.size()) {
+        w = concrete_witness(a, b, std::nullopt, ad, i);
+        w.outside_result = true;
+      }
+      res.witness = w;
+      res.reason = fmt::format("the stated result has size {} but B has size {}: index {} is in only one of the two domains",
+                               r->size(), b.size(), i);
+      return res;
     }
-    res.witness = w;
-    res.reason = fmt::format("the stated result has size {} but B has size {}: index {} is in only one of the two domains",
-                             r->size(), b.size(), i);
-    res.time_ms = clock.elapsed_ms();
-    return res;
-  }
-  try {
     switch (engine) {
       case Engine::Enum: res = by_enumeration(a, b, r, ad, limits); break;
       case Engine::Z3: res = by_z3(a, b, r, ad, limits); break;
@@ -307,17 +305,8 @@ CompositionResult prove_composition(const Layout& a, const Layout& b, const std:
                        ? fmt::format("B({}) leaves A's domain", res.witness->index)
                        : fmt::format("R({}) differs from A(B({}))", res.witness->index, res.witness->index);
     }
-  } catch (const OverflowError& e) {
-    res = CompositionResult{};
-    res.engine = engine;
-    res.reason = std::string("evaluation overflowed: ") + e.what();
-  } catch (const LayoutError& e) {
-    res = CompositionResult{};
-    res.engine = engine;
-    res.reason = e.what();
-  }
-  res.time_ms = clock.elapsed_ms();
-  return res;
+    return res;
+  });
 }
 
 }  // namespace lp

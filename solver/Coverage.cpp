@@ -79,7 +79,7 @@ CoverageResult by_enumeration(const Layout& l, const Target& t, const SolverLimi
   for (int64_t b = 0; b < t.box_size; ++b)
     if (!(*hit)[static_cast<size_t>(b)]) {
       r.verdict = Verdict::Refuted;
-      r.witness = CoverageWitness{box_point(t, b)};
+      r.witness = CoverageWitness{box_point(t, b), {}};
       return r;
     }
   r.verdict = Verdict::Proven;
@@ -131,7 +131,7 @@ CoverageResult by_f2(const Layout& l, const Target& t) {
   };
   if (!span.contains(base)) {
     r.verdict = Verdict::Refuted;
-    r.witness = CoverageWitness{as_point(lo)};
+    r.witness = CoverageWitness{as_point(lo), {}};
     return r;
   }
   for (const F2Vec& g : generators)
@@ -139,7 +139,7 @@ CoverageResult by_f2(const Layout& l, const Target& t) {
       F2Vec p = lo;
       for (size_t k = 0; k < words; ++k) p[k] ^= g[k];
       r.verdict = Verdict::Refuted;
-      r.witness = CoverageWitness{as_point(p)};
+      r.witness = CoverageWitness{as_point(p), {}};
       return r;
     }
   r.verdict = Verdict::Proven;
@@ -153,12 +153,12 @@ uint64_t target_magnitude(const Target& t) {
   return m;
 }
 
-CoverageResult by_z3(const Layout& l, const Target& t, const SolverLimits& limits) {
+CoverageResult by_z3(const Layout& l, const Target& t, const SolverLimits& limits, const Parametric* params) {
   CoverageResult r;
   r.engine = Engine::Z3;
   z3::context ctx;
   try {
-    Z3Layout enc(ctx, l, target_magnitude(t));
+    Z3Layout enc(ctx, l, target_magnitude(t), 0, params);
     Z3Instance any = enc.instantiate("x_");
     std::vector<z3::expr> point;
     z3::expr in_box = ctx.bool_val(true);
@@ -171,18 +171,20 @@ CoverageResult by_z3(const Layout& l, const Target& t, const SolverLimits& limit
     z3::expr_vector bound(ctx);
     for (auto& e : any.coord) bound.push_back(e);
     for (auto& e : any.replica) bound.push_back(e);
+    // The parameters are chosen outside the quantifier: "some M leaves some target point bare".
     z3::expr uncovered = bound.empty() ? !(any.domain && hits) : z3::forall(bound, !(any.domain && hits));
     z3::solver s = make_solver(ctx, limits);
-    s.add(in_box && uncovered);
+    s.add(in_box && enc.param_domain() && uncovered);
     switch (checked_check(s, &r.reason)) {
       case z3::unsat: r.verdict = Verdict::Proven; break;
       case z3::unknown: break;
       case z3::sat: {
         z3::model m = s.get_model();
-        std::vector<int64_t> p;
+        std::vector<int64_t> p, values;
         for (auto& e : point) p.push_back(enc.value(m, e));
+        for (auto& e : enc.param_vars()) values.push_back(enc.value(m, e));
         r.verdict = Verdict::Refuted;
-        r.witness = CoverageWitness{p};
+        r.witness = CoverageWitness{p, values};
         break;
       }
     }
@@ -194,8 +196,10 @@ CoverageResult by_z3(const Layout& l, const Target& t, const SolverLimits& limit
 
 // The re-check of "t is not covered": enumerate the domain where it is small, otherwise ask Z3
 // the quantifier-free question "does any element reach t?", which must be unsat.
-void revalidate(const Layout& l, const Target& t, CoverageResult& r, const SolverLimits& limits) {
+void revalidate(const Layout& instance, const Parametric* params, const Target& t, CoverageResult& r,
+                const SolverLimits& limits) {
   if (r.verdict != Verdict::Refuted) return;
+  const Layout l = params && !params->empty() ? instantiate(instance, *params, r.witness->params) : instance;
   const std::vector<int64_t>& p = r.witness->uncovered;
   bool confirmed = false;
   bool inside = true;
@@ -237,35 +241,50 @@ void revalidate(const Layout& l, const Target& t, CoverageResult& r, const Solve
 }  // namespace
 
 CoverageResult prove_covers(const Layout& layout, const std::vector<AxisRange>& ranges, Engine engine,
-                            const SolverLimits& limits) {
-  Stopwatch clock;
+                            const SolverLimits& limits, const Parametric* params) {
   Target t = resolve(layout, ranges);
-  CoverageResult r;
-  try {
+  return timed_decision<CoverageResult>(engine, [&] {
+    CoverageResult r;
+    if (params && !params->empty()) {
+      if (engine == Engine::F2) {
+        r.engine = Engine::F2;
+        r.reason = "the F2 engine does not take parameters";
+      } else {
+        auto all = all_param_values(*params, kAutoEnumerationLimit);
+        bool small = all && static_cast<int64_t>(all->size()) * layout.size() * layout.replica_count() <= kAutoEnumerationLimit;
+        if (engine == Engine::Enum || (engine == Engine::Auto && small)) {
+          r.engine = Engine::Enum;
+          if (!all) r.reason = "too many parameter values to enumerate";
+          else
+            for (const auto& values : *all) {
+              r = by_enumeration(instantiate(layout, *params, values), t, limits);
+              if (r.verdict != Verdict::Proven) {
+                if (r.witness) r.witness->params = values;
+                break;
+              }
+            }
+        } else {
+          r = by_z3(layout, t, limits, params);
+        }
+      }
+      revalidate(layout, params, t, r, limits);
+      return r;
+    }
     switch (engine) {
       case Engine::Enum: r = by_enumeration(layout, t, limits); break;
       case Engine::F2: r = by_f2(layout, t); break;
-      case Engine::Z3: r = by_z3(layout, t, limits); break;
+      case Engine::Z3: r = by_z3(layout, t, limits, nullptr); break;
       case Engine::Auto:
         r = by_f2(layout, t);
         if (r.verdict != Verdict::Unknown) break;
         if (layout.size() <= kAutoEnumerationLimit / layout.replica_count() && t.box_size <= kAutoEnumerationLimit)
           r = by_enumeration(layout, t, limits);
-        else r = by_z3(layout, t, limits);
+        else r = by_z3(layout, t, limits, nullptr);
         break;
     }
-    revalidate(layout, t, r, limits);
-  } catch (const OverflowError& e) {
-    r = CoverageResult{};
-    r.engine = engine;
-    r.reason = std::string("evaluation overflowed: ") + e.what();
-  } catch (const LayoutError& e) {
-    r = CoverageResult{};
-    r.engine = engine;
-    r.reason = e.what();
-  }
-  r.time_ms = clock.elapsed_ms();
-  return r;
+    revalidate(layout, nullptr, t, r, limits);
+    return r;
+  });
 }
 
 }  // namespace lp

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "analyzer/ir/Layout.h"
+#include "solver/Params.h"
 #include "solver/Result.h"
 
 namespace lp {
@@ -16,6 +17,7 @@ struct AxisRange {
 
 struct CoverageWitness {
   std::vector<int64_t> uncovered;  ///< one value per target axis, in target order
+  std::vector<int64_t> params;     ///< parameter values (one per spec) of the violation
 };
 
 struct CoverageResult : Outcome {
@@ -23,7 +25,9 @@ struct CoverageResult : Outcome {
 };
 
 /// Throws std::invalid_argument for a target naming an axis the layout lacks or an empty range.
+/// With `params`, `layout` is the instance at the parameters' largest values and the property
+/// is proven for every admissible parameter value.
 CoverageResult prove_covers(const Layout& layout, const std::vector<AxisRange>& target, Engine engine,
-                            const SolverLimits& limits = {});
+                            const SolverLimits& limits = {}, const Parametric* params = nullptr);
 
 }  // namespace lp

@@ -5,6 +5,8 @@
 #include <string>
 #include <z3++.h>
 
+#include "analyzer/ir/Checked.h"
+#include "analyzer/ir/Layout.h"
 #include "solver/Result.h"
 
 namespace lp {
@@ -24,6 +26,27 @@ z3::solver make_solver(z3::context& ctx, const SolverLimits& limits);
 
 /// Runs `solver.check()`, mapping Z3 exceptions (e.g. out of memory) to unknown.
 z3::check_result checked_check(z3::solver& solver, std::string* reason);
+
+/// Runs a property's decision and times it. An evaluation error of the user's layout (an
+/// overflow, a byte swizzle that splits an element) makes the answer unknown, with that reason.
+template <class Result, class Decide>
+Result timed_decision(Engine engine, Decide&& decide) {
+  Stopwatch clock;
+  Result r;
+  try {
+    r = decide();
+  } catch (const OverflowError& e) {
+    r = Result{};
+    r.engine = engine;
+    r.reason = std::string("evaluation overflowed: ") + e.what();
+  } catch (const LayoutError& e) {
+    r = Result{};
+    r.engine = engine;
+    r.reason = e.what();
+  }
+  r.time_ms = clock.elapsed_ms();
+  return r;
+}
 
 /// Domains up to this many points are enumerated by the auto engine when F2 does not apply.
 inline constexpr int64_t kAutoEnumerationLimit = int64_t{1} << 18;

@@ -37,7 +37,7 @@ InjectivityResult by_enumeration(const Layout& l, const SolverLimits& limits) {
       auto [it, fresh] = owner.emplace(imgs[static_cast<size_t>(k)], std::pair{i, k});
       if (!fresh && it->second.first != i) {
         r.verdict = Verdict::Refuted;
-        r.witness = InjectivityWitness{it->second.first, i, it->second.second, k, it->first};
+        r.witness = InjectivityWitness{it->second.first, i, it->second.second, k, it->first, {}};
         return r;
       }
     }
@@ -67,19 +67,19 @@ InjectivityResult by_f2(const Layout& l) {
     for (size_t d : *dep) bits[d] = true;
     r.verdict = Verdict::Refuted;
     r.witness = InjectivityWitness{l.index_of(std::vector<int64_t>(l.modes().size(), 0)), l.index_of(f->coord_of(bits)), 0,
-                                   f->replica_of(l, bits), {}};
+                                   f->replica_of(l, bits), {}, {}};
     return r;
   }
   r.verdict = Verdict::Proven;
   return r;
 }
 
-InjectivityResult by_z3(const Layout& l, const SolverLimits& limits) {
+InjectivityResult by_z3(const Layout& l, const SolverLimits& limits, const Parametric* params) {
   InjectivityResult r;
   r.engine = Engine::Z3;
   z3::context ctx;
   try {
-    Z3Layout enc(ctx, l);
+    Z3Layout enc(ctx, l, 0, 0, params);
     Z3Instance a = enc.instantiate("a_"), b = enc.instantiate("b_");
     z3::expr distinct = ctx.bool_val(false);
     for (size_t k = 0; k < a.coord.size(); ++k) distinct = distinct || (a.coord[k] != b.coord[k]);
@@ -103,8 +103,12 @@ InjectivityResult by_z3(const Layout& l, const SolverLimits& limits) {
             combo = combo * l.replicas()[t].extent + enc.value(m, in.replica[t]);
           return combo;
         };
+        std::vector<int64_t> values;
+        for (const auto& p : enc.param_vars()) values.push_back(enc.value(m, p));
+        // Indices are numbered in the layout the parameter values give.
+        const Layout inst = params && !params->empty() ? instantiate(l, *params, values) : l;
         r.verdict = Verdict::Refuted;
-        r.witness = InjectivityWitness{l.index_of(coords(a)), l.index_of(coords(b)), replica(a), replica(b), {}};
+        r.witness = InjectivityWitness{inst.index_of(coords(a)), inst.index_of(coords(b)), replica(a), replica(b), {}, values};
         break;
       }
     }
@@ -114,10 +118,40 @@ InjectivityResult by_z3(const Layout& l, const SolverLimits& limits) {
   return r;
 }
 
+// Each admissible parameter value in turn, exhaustively.
+InjectivityResult by_enumeration_over_params(const Layout& l, const Parametric& params, const SolverLimits& limits) {
+  InjectivityResult r;
+  r.engine = Engine::Enum;
+  auto all = all_param_values(params, limits.max_enumeration);
+  // The instance at the largest values bounds every instance's size.
+  if (!all || static_cast<int64_t>(all->size()) > limits.max_enumeration / (l.size() * l.replica_count())) {
+    r.reason = "the parameter values and domains together exceed the enumeration limit";
+    return r;
+  }
+  int64_t budget = limits.max_enumeration;
+  for (const auto& values : *all) {
+    Layout inst = instantiate(l, params, values);
+    if (inst.size() * inst.replica_count() > budget) {
+      r = InjectivityResult{};
+      r.engine = Engine::Enum;
+      r.reason = "the parameter values and domains together exceed the enumeration limit";
+      return r;
+    }
+    budget -= inst.size() * inst.replica_count();
+    r = by_enumeration(inst, limits);
+    if (r.verdict != Verdict::Proven) {
+      if (r.witness) r.witness->params = values;
+      return r;
+    }
+  }
+  return r;
+}
+
 // Every counterexample is re-checked by concrete evaluation before it is reported.
-void revalidate(const Layout& l, InjectivityResult& r) {
+void revalidate(const Layout& instance, const Parametric* params, InjectivityResult& r) {
   if (r.verdict != Verdict::Refuted) return;
   InjectivityWitness& w = *r.witness;
+  const Layout l = params && !params->empty() ? instantiate(instance, *params, w.params) : instance;
   auto ia = l.images(w.index_a), ib = l.images(w.index_b);
   bool ok = w.index_a != w.index_b && w.replica_a < static_cast<int64_t>(ia.size()) &&
             w.replica_b < static_cast<int64_t>(ib.size()) &&
@@ -135,34 +169,43 @@ void revalidate(const Layout& l, InjectivityResult& r) {
 
 }  // namespace
 
-InjectivityResult prove_injective(const Layout& layout, Engine engine, const SolverLimits& limits) {
-  Stopwatch clock;
-  InjectivityResult r;
-  try {
-    switch (engine) {
-      case Engine::Enum: r = by_enumeration(layout, limits); break;
-      case Engine::F2: r = by_f2(layout); break;
-      case Engine::Z3: r = by_z3(layout, limits); break;
-      case Engine::Auto: {
-        r = by_f2(layout);
-        if (r.verdict != Verdict::Unknown) break;
-        if (layout.size() <= kAutoEnumerationLimit / layout.replica_count()) r = by_enumeration(layout, limits);
-        else r = by_z3(layout, limits);
-        break;
+InjectivityResult prove_injective(const Layout& layout, Engine engine, const SolverLimits& limits,
+                                  const Parametric* params) {
+  const bool symbolic = params && !params->empty();
+  return timed_decision<InjectivityResult>(engine, [&] {
+    InjectivityResult r;
+    if (symbolic) {
+      switch (engine) {
+        case Engine::F2:
+          r.engine = Engine::F2;
+          r.reason = "the F2 engine does not take parameters";
+          break;
+        case Engine::Enum: r = by_enumeration_over_params(layout, *params, limits); break;
+        case Engine::Z3: r = by_z3(layout, limits, params); break;
+        case Engine::Auto: {
+          auto all = all_param_values(*params, kAutoEnumerationLimit);
+          bool small = all && static_cast<int64_t>(all->size()) * layout.size() * layout.replica_count() <= kAutoEnumerationLimit;
+          r = small ? by_enumeration_over_params(layout, *params, limits) : by_z3(layout, limits, params);
+          break;
+        }
+      }
+    } else {
+      switch (engine) {
+        case Engine::Enum: r = by_enumeration(layout, limits); break;
+        case Engine::F2: r = by_f2(layout); break;
+        case Engine::Z3: r = by_z3(layout, limits, nullptr); break;
+        case Engine::Auto: {
+          r = by_f2(layout);
+          if (r.verdict != Verdict::Unknown) break;
+          if (layout.size() <= kAutoEnumerationLimit / layout.replica_count()) r = by_enumeration(layout, limits);
+          else r = by_z3(layout, limits, nullptr);
+          break;
+        }
       }
     }
-    revalidate(layout, r);
-  } catch (const OverflowError& e) {
-    r = InjectivityResult{};
-    r.engine = engine;
-    r.reason = std::string("evaluation overflowed: ") + e.what();
-  } catch (const LayoutError& e) {
-    r = InjectivityResult{};
-    r.engine = engine;
-    r.reason = e.what();
-  }
-  r.time_ms = clock.elapsed_ms();
-  return r;
+    revalidate(layout, params, r);
+    return r;
+  });
 }
 
 }  // namespace lp

@@ -96,18 +96,29 @@ int SmemAccess::elements_per_access() const { return std::max(1, instr_->bytes /
 
 std::vector<int64_t> SmemAccess::coordinate(int lane, int64_t issue) const {
   Point p = lanes_.images(checked_add(lane, checked_mul(issue, 32)))[0];
-  if (by_index_) return {p[0]};
   std::vector<int64_t> c(dims_.size(), 0);
-  for (size_t a = 0; a < p.size(); ++a) c[coord_axis_[a]] = checked_add(c[coord_axis_[a]], p[a]);
+  if (!by_index_) {
+    for (size_t a = 0; a < p.size(); ++a) c[coord_axis_[a]] = checked_add(c[coord_axis_[a]], p[a]);
+    return c;
+  }
+  // An smem 1-D index: the top-level coordinate it names, in the smem layout's own order.
+  int64_t idx = p[0];
+  if (idx < 0 || idx >= smem_.size())
+    throw AccessError(fmt::format("index {} is outside the smem layout's domain [0, {})", idx, smem_.size()));
+  if (smem_.order() == IndexOrder::Colex)
+    for (size_t d = 0; d < dims_.size(); ++d) {
+      c[d] = idx % dims_[d];
+      idx /= dims_[d];
+    }
+  else
+    for (size_t d = dims_.size(); d-- > 0;) {
+      c[d] = idx % dims_[d];
+      idx /= dims_[d];
+    }
   return c;
 }
 
 int64_t SmemAccess::smem_index(const std::vector<int64_t>& coord) const {
-  if (by_index_) {
-    if (coord[0] < 0 || coord[0] >= smem_.size())
-      throw AccessError(fmt::format("index {} is outside the smem layout's domain [0, {})", coord[0], smem_.size()));
-    return coord[0];
-  }
   int64_t idx = 0;
   for (size_t d = 0; d < dims_.size(); ++d)
     if (coord[d] < 0 || coord[d] >= dims_[d])

@@ -50,7 +50,8 @@ class SmemAccess {
 
   /// Number of lanes-layout modes that form the lane (their extents multiply to 32).
   size_t lane_modes() const { return lane_modes_; }
-  /// The smem coordinate (one value per top-level mode) of (lane, issue).
+  /// The smem coordinate (one value per top-level mode) of (lane, issue); a lane map that gives
+  /// smem indices is turned into coordinates. Throws AccessError outside the buffer.
   std::vector<int64_t> coordinate(int lane, int64_t issue) const;
   /// The smem 1-D index of a top-level coordinate; throws AccessError outside the buffer.
   int64_t smem_index(const std::vector<int64_t>& coord) const;

@@ -24,8 +24,9 @@ struct Interval {
 
 }  // namespace
 
-Z3Layout::Z3Layout(z3::context& ctx, const Layout& layout, uint64_t extra_magnitude, unsigned headroom_bits)
-    : ctx_(ctx), layout_(layout) {
+Z3Layout::Z3Layout(z3::context& ctx, const Layout& layout, uint64_t extra_magnitude, unsigned headroom_bits,
+                   const Parametric* params)
+    : ctx_(ctx), layout_(layout), params_(params && !params->empty() ? params : nullptr) {
   if (!layout.has_domain()) throw EncodingError("the layout has no domain (a bare descriptor)");
   memory_axis_ = layout.axis_index(Axis::memory());
   const size_t n_axes = layout.axes().size();
@@ -75,8 +76,43 @@ Z3Layout::Z3Layout(z3::context& ctx, const Layout& layout, uint64_t extra_magnit
   } catch (const OverflowError&) {
     throw EncodingError("values of this layout may exceed 63 bits; it cannot be encoded exactly");
   }
+  // Parameter values (and their products with coordinates, bounded by the instance's spans)
+  // must fit too.
+  if (params_)
+    for (const ParamSpec& p : params_->specs) need = std::max<uint64_t>(need, static_cast<uint64_t>(p.hi));
   width_ = std::max<unsigned>({bit_length(need) + 2, static_cast<unsigned>(top_bit) + 2, 4}) + headroom_bits;
   if (width_ > 64) throw EncodingError("values of this layout may exceed 62 bits; it cannot be encoded exactly");
+  if (params_)
+    for (const ParamSpec& p : params_->specs) param_vars_.push_back(ctx_.bv_const(("param_" + p.name).c_str(), width_));
+}
+
+z3::expr Z3Layout::param_domain() const {
+  z3::expr d = ctx_.bool_val(true);
+  if (!params_) return d;
+  for (size_t i = 0; i < params_->specs.size(); ++i) {
+    const ParamSpec& p = params_->specs[i];
+    d = d && z3::sge(param_vars_[i], constant(p.lo)) && z3::sle(param_vars_[i], constant(p.hi));
+    if (p.multiple > 1) d = d && z3::urem(param_vars_[i], constant(p.multiple)) == constant(0);
+  }
+  return d;
+}
+
+z3::expr Z3Layout::term(ParamUse::Field field, size_t index, size_t axis, int64_t constant_value) const {
+  if (params_)
+    for (const ParamUse& u : params_->uses) {
+      bool strided = field == ParamUse::Field::Stride || field == ParamUse::Field::ReplicaStride;
+      if (u.field == field && u.mode == index && (!strided || u.axis == axis))
+        return param_vars_[u.param] * constant(u.coeff);
+    }
+  return constant(constant_value);
+}
+
+z3::expr Z3Layout::extent(size_t mode) const {
+  return term(ParamUse::Field::Extent, mode, 0, layout_.modes()[mode].extent);
+}
+
+z3::expr Z3Layout::stride(size_t mode, size_t axis) const {
+  return term(ParamUse::Field::Stride, mode, axis, layout_.modes()[mode].stride[axis]);
 }
 
 z3::expr Z3Layout::constant(int64_t v) const { return ctx_.bv_val(v, width_); }
@@ -87,9 +123,10 @@ std::vector<z3::expr> Z3Layout::image_of(const std::vector<z3::expr>& coord, con
   for (size_t a = 0; a < n_axes; ++a) {
     z3::expr v = constant(layout_.offset()[a]);
     for (size_t k = 0; k < coord.size(); ++k)
-      if (int64_t s = layout_.modes()[k].stride[a]; s != 0) v = v + coord[k] * constant(s);
+      if (layout_.modes()[k].stride[a] != 0) v = v + coord[k] * stride(k, a);
     for (size_t t = 0; t < replica.size(); ++t)
-      if (int64_t s = layout_.replicas()[t].stride[a]; s != 0) v = v + replica[t] * constant(s);
+      if (int64_t s = layout_.replicas()[t].stride[a]; s != 0)
+        v = v + replica[t] * term(ParamUse::Field::ReplicaStride, t, a, s);
     image.push_back(v);
   }
   if (memory_axis_) {
@@ -120,8 +157,8 @@ std::vector<z3::expr> Z3Layout::image_at_index(const z3::expr& index) const {
   std::vector<z3::expr> coord(modes.size(), constant(0));
   z3::expr rest = index;
   auto take = [&](size_t k) {
-    coord[k] = z3::urem(rest, constant(modes[k].extent));
-    rest = z3::udiv(rest, constant(modes[k].extent));
+    coord[k] = z3::urem(rest, extent(k));
+    rest = z3::udiv(rest, extent(k));
   };
   if (layout_.order() == IndexOrder::Colex)
     for (size_t k = 0; k < modes.size(); ++k) take(k);
@@ -135,14 +172,14 @@ Z3Instance Z3Layout::instantiate(const std::string& prefix) const {
   z3::expr domain = ctx_.bool_val(true);
   for (size_t k = 0; k < layout_.modes().size(); ++k) {
     coord.push_back(ctx_.bv_const(fmt::format("{}c{}", prefix, k).c_str(), width_));
-    domain = domain && z3::ult(coord.back(), constant(layout_.modes()[k].extent));
+    domain = domain && z3::ult(coord.back(), extent(k));
   }
   for (size_t t = 0; t < layout_.replicas().size(); ++t) {
     replica.push_back(ctx_.bv_const(fmt::format("{}r{}", prefix, t).c_str(), width_));
-    domain = domain && z3::ult(replica.back(), constant(layout_.replicas()[t].extent));
+    domain = domain && z3::ult(replica.back(), term(ParamUse::Field::ReplicaExtent, t, 0, layout_.replicas()[t].extent));
   }
   auto image = image_of(coord, replica);
-  return Z3Instance{std::move(coord), std::move(replica), domain, std::move(image)};
+  return Z3Instance{std::move(coord), std::move(replica), domain && param_domain(), std::move(image)};
 }
 
 int64_t Z3Layout::value(const z3::model& model, const z3::expr& e) const {

@@ -9,6 +9,7 @@
 #include <z3++.h>
 
 #include "analyzer/ir/Layout.h"
+#include "solver/Params.h"
 
 namespace lp {
 
@@ -31,7 +32,10 @@ class Z3Layout {
   /// exact bit-vector form.
   /// `extra_magnitude`: a further value the width must hold (e.g. a target coordinate);
   /// `headroom_bits`: bits added on top, for callers that scale and add to the images.
-  Z3Layout(z3::context& ctx, const Layout& layout, uint64_t extra_magnitude = 0, unsigned headroom_bits = 0);
+  /// With `params`, `layout` is the instance at the parameters' largest values (which bounds
+  /// the width) and the parameters become shared variables of every instantiation.
+  Z3Layout(z3::context& ctx, const Layout& layout, uint64_t extra_magnitude = 0, unsigned headroom_bits = 0,
+           const Parametric* params = nullptr);
 
   unsigned width() const { return width_; }
   /// A fresh copy whose variables are named `prefix`c0, `prefix`c1, ..., `prefix`r0, ...
@@ -41,6 +45,9 @@ class Z3Layout {
   /// The image of a symbolic 1-D index (split across the modes with unsigned division by the
   /// extents). Precondition, to be asserted by the caller: 0 <= index < size.
   std::vector<z3::expr> image_at_index(const z3::expr& index) const;
+  /// The parameters' variables (one per spec) and their constraints (range and multiple).
+  const std::vector<z3::expr>& param_vars() const { return param_vars_; }
+  z3::expr param_domain() const;
   /// A constant of the encoding's width.
   z3::expr constant(int64_t v) const;
   /// The signed value of a model's bit-vector numeral of this width.
@@ -51,6 +58,12 @@ class Z3Layout {
   const Layout& layout_;
   unsigned width_ = 0;
   std::optional<size_t> memory_axis_;
+  const Parametric* params_ = nullptr;
+  std::vector<z3::expr> param_vars_;
+  /// Extent and stride terms: constants, or coeff * parameter where the layout uses one.
+  z3::expr term(ParamUse::Field field, size_t index, size_t axis, int64_t constant_value) const;
+  z3::expr extent(size_t mode) const;
+  z3::expr stride(size_t mode, size_t axis) const;
 };
 
 }  // namespace lp

@@ -9,11 +9,52 @@ namespace lp {
 bool is_ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool is_ident_char(char c) { return is_ident_start(c) || (c >= '0' && c <= '9'); }
 
-Cursor::Cursor(std::shared_ptr<const SourceText> src, ParseLimits limits)
-    : src_(std::move(src)), limits_(limits) {
+Cursor::Cursor(std::shared_ptr<const SourceText> src, ParseLimits limits, const std::vector<ParamSpec>* params)
+    : src_(std::move(src)), limits_(limits), params_(params) {
   if (src_->text.size() > limits_.max_length)
     fail_at(0, fmt::format("layout text is {} bytes, more than the limit of {}", src_->text.size(),
                            limits_.max_length));
+}
+
+std::optional<ParamTerm> Cursor::parse_param_term() {
+  if (!params_ || params_->empty()) return std::nullopt;
+  size_t save = pos_;
+  auto find = [&](const std::string& name) -> std::optional<size_t> {
+    for (size_t p = 0; p < params_->size(); ++p)
+      if ((*params_)[p].name == name) return p;
+    return std::nullopt;
+  };
+  skip_ws();
+  int64_t coeff = 1;
+  bool leading_number = false;
+  if ((peek_raw() >= '0' && peek_raw() <= '9') || peek_raw() == '-') {
+    coeff = parse_int("a coefficient");
+    if (!consume("*")) {
+      pos_ = save;
+      return std::nullopt;
+    }
+    leading_number = true;
+  }
+  skip_ws();
+  size_t at = pos_;
+  std::string name = parse_identifier();
+  auto p = name.empty() ? std::nullopt : find(name);
+  if (!p) {
+    if (leading_number && !name.empty()) fail_at(at, fmt::format("'{}' is not a declared parameter", name));
+    pos_ = save;
+    return std::nullopt;
+  }
+  if (!leading_number && consume("*")) coeff = parse_int("a coefficient after '*'");
+  if (coeff == 0) fail_at(save, "a parameter term with coefficient 0");
+  return ParamTerm{*p, coeff};
+}
+
+int64_t Cursor::instance_value(const ParamTerm& t) {
+  try {
+    return checked_mul(t.coeff, (*params_)[t.param].hi, "parameter term");
+  } catch (const OverflowError& e) {
+    fail_at(pos_, e.what());
+  }
 }
 
 void Cursor::skip_ws() {

@@ -5,11 +5,36 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <optional>
 #include <string_view>
+#include <vector>
 
 #include "analyzer/diag/Diagnostic.h"
 
 namespace lp {
+
+/// A symbolic integer parameter a layout may use for an extent or a stride: a dynamic extent
+/// such as M with M % 64 == 0 and 64 <= M <= 2^20. Invariant: 1 <= lo <= hi, multiple >= 1.
+struct ParamSpec {
+  std::string name;
+  int64_t lo = 1, hi = 1, multiple = 1;
+};
+
+/// One place a parameter stands in a parsed layout: coeff * param.
+struct ParamUse {
+  enum class Field { Extent, Stride, ReplicaExtent, ReplicaStride };
+  size_t mode = 0;   ///< index into Layout::modes(), or into Layout::replicas() for Replica*
+  Field field = Field::Extent;
+  size_t axis = 0;   ///< for strides: the axis the stride moves along
+  size_t param = 0;  ///< index into the declared ParamSpecs
+  int64_t coeff = 1;
+};
+
+/// A parameter term as written: `M`, `2*M`, `M*2`.
+struct ParamTerm {
+  size_t param = 0;
+  int64_t coeff = 1;
+};
 
 /// Limits on what a user's text may ask of a parser.
 struct ParseLimits {
@@ -19,7 +44,15 @@ struct ParseLimits {
 
 class Cursor {
  public:
-  Cursor(std::shared_ptr<const SourceText> src, ParseLimits limits = {});
+  Cursor(std::shared_ptr<const SourceText> src, ParseLimits limits = {}, const std::vector<ParamSpec>* params = nullptr);
+
+  /// If declared parameters exist and the text here is `P`, `c*P` or `P*c`, consumes it.
+  std::optional<ParamTerm> parse_param_term();
+  /// The value a parameter term takes in the parsed instance (the parameter's largest value).
+  int64_t instance_value(const ParamTerm& t);
+  /// Where build_layout records parameter uses (null when no parameters are declared).
+  std::vector<ParamUse>* param_uses() { return param_uses_; }
+  void set_param_uses(std::vector<ParamUse>* sink) { param_uses_ = sink; }
 
   const std::shared_ptr<const SourceText>& source() const { return src_; }
   std::string_view text() const { return src_->text; }
@@ -74,6 +107,8 @@ class Cursor {
 
   std::shared_ptr<const SourceText> src_;
   ParseLimits limits_;
+  const std::vector<ParamSpec>* params_ = nullptr;
+  std::vector<ParamUse>* param_uses_ = nullptr;
   size_t pos_ = 0;
   size_t depth_ = 0;
   std::string_view const_what_ = "an integer";  ///< what the constant expression being read is

@@ -35,6 +35,12 @@ TreeNode parse_shape(Cursor& c) {
     c.expect(")", "or ',' in the shape tuple");
     return n;
   }
+  if (auto t = c.parse_param_term()) {
+    n.extent = c.instance_value(*t);
+    n.static_value = false;
+    n.param = t;
+    return n;
+  }
   auto [v, st] = cute_int(c, "an extent (e.g. _8 or 8) or '(' in the shape");
   n.extent = v;
   n.static_value = st;
@@ -52,6 +58,14 @@ TreeNode parse_stride(Cursor& c, AxisTable& axes) {
     do n.children.push_back(parse_stride(c, axes));
     while (c.consume(","));
     c.expect(")", "or ',' in the stride tuple");
+    return n;
+  }
+  if (auto t = c.parse_param_term()) {
+    n.static_value = false;
+    n.term.value = c.instance_value(*t);
+    n.term.axis = Axis::memory();
+    n.param = t;
+    axes.note(n.term);
     return n;
   }
   auto [v, st] = cute_int(c, "a stride (e.g. _1, 64, _1@0) or '(' in the stride");

@@ -44,8 +44,10 @@ bool is_cpp_spelling(std::string_view text) {
 }  // namespace
 
 ParsedLayout parse_layout(std::shared_ptr<const SourceText> src, std::optional<Notation> notation,
-                          ParseLimits limits) {
-  Cursor c(src, limits);
+                          ParseLimits limits, const std::vector<ParamSpec>* params) {
+  Cursor c(src, limits, params);
+  std::vector<ParamUse> uses;
+  if (params) c.set_param_uses(&uses);
   if (c.at_end()) c.fail_at(c.pos(), "expected a layout, found an empty text");
   Notation n = notation.value_or(detect_notation(src->text));
   Layout layout = [&] {
@@ -57,14 +59,15 @@ ParsedLayout parse_layout(std::shared_ptr<const SourceText> src, std::optional<N
     return parse_cute(c);
   }();
   if (!c.at_end()) c.fail_expected("the end of the layout");
-  return ParsedLayout{std::move(layout), n};
+  return ParsedLayout{std::move(layout), n, std::move(uses)};
 }
 
-ParsedLayout parse_layout_text(std::string text, std::string name, std::optional<Notation> notation) {
+ParsedLayout parse_layout_text(std::string text, std::string name, std::optional<Notation> notation,
+                               const std::vector<ParamSpec>* params) {
   auto src = std::make_shared<SourceText>();
   src->name = std::move(name);
   src->text = std::move(text);
-  return parse_layout(std::move(src), notation);
+  return parse_layout(std::move(src), notation, {}, params);
 }
 
 }  // namespace lp

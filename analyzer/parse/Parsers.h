@@ -25,15 +25,21 @@ Layout parse_descriptor(Cursor& c);
 struct ParsedLayout {
   Layout layout;
   Notation notation;
+  /// Where declared parameters were used (empty unless the caller declared some); `layout` is
+  /// then the instance with every parameter at its largest value.
+  std::vector<ParamUse> param_uses;
 };
 
 /// Parses all of `src` as one layout. Throws DiagnosticError on any malformed input.
+/// With `params`, those names may stand for an extent or a stride (`M`, `2*M`, `M*2`).
 ParsedLayout parse_layout(std::shared_ptr<const SourceText> src,
-                          std::optional<Notation> notation = std::nullopt, ParseLimits limits = {});
+                          std::optional<Notation> notation = std::nullopt, ParseLimits limits = {},
+                          const std::vector<ParamSpec>* params = nullptr);
 
 /// Convenience for tests and the CLI: a layout given as a string named `name`.
 ParsedLayout parse_layout_text(std::string text, std::string name = "<layout>",
-                               std::optional<Notation> notation = std::nullopt);
+                               std::optional<Notation> notation = std::nullopt,
+                               const std::vector<ParamSpec>* params = nullptr);
 
 /// The notation parse_layout would pick for `text` (from its first tokens).
 Notation detect_notation(std::string_view text);

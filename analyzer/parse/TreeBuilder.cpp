@@ -11,7 +11,7 @@ std::string describe(const TreeNode& n) {
 }
 
 Nest walk(Cursor& c, const TreeNode& shape, const TreeNode& stride, const AxisTable& axes,
-          std::vector<Mode>& modes) {
+          std::vector<Mode>& modes, std::vector<ParamUse>* uses) {
   if (shape.leaf != stride.leaf || (!shape.leaf && shape.children.size() != stride.children.size()))
     c.fail_at(stride.at, fmt::format("stride is {} but the shape here is {}; shape and stride must "
                                      "have the same nesting",
@@ -19,12 +19,20 @@ Nest walk(Cursor& c, const TreeNode& shape, const TreeNode& stride, const AxisTa
   if (shape.leaf) {
     if (shape.extent != kUnknownExtent && shape.extent < 1)
       c.fail_at(shape.at, fmt::format("extent {} must be >= 1", shape.extent));
+    if (shape.param && shape.param->coeff < 1)
+      c.fail_at(shape.at, "a parameter extent needs a positive coefficient");
     modes.push_back(Mode{shape.extent, axes.dense(stride.term), shape.static_value, stride.static_value});
+    if (uses && shape.param)
+      uses->push_back(ParamUse{modes.size() - 1, ParamUse::Field::Extent, 0, shape.param->param, shape.param->coeff});
+    if (uses && stride.param && stride.term.axis)
+      for (size_t a = 0; a < axes.axes().size(); ++a)
+        if (axes.axes()[a] == *stride.term.axis)
+          uses->push_back(ParamUse{modes.size() - 1, ParamUse::Field::Stride, a, stride.param->param, stride.param->coeff});
     return Nest::make_leaf();
   }
   std::vector<Nest> kids;
   for (size_t i = 0; i < shape.children.size(); ++i)
-    kids.push_back(walk(c, shape.children[i], stride.children[i], axes, modes));
+    kids.push_back(walk(c, shape.children[i], stride.children[i], axes, modes, uses));
   return Nest::tuple(std::move(kids));
 }
 
@@ -32,10 +40,11 @@ Nest walk(Cursor& c, const TreeNode& shape, const TreeNode& stride, const AxisTa
 
 Layout build_layout(Cursor& c, size_t start, const TreeNode& shape, const TreeNode& stride,
                     const AxisTable& axes, IndexOrder order) {
+  std::vector<ParamUse>* uses = c.param_uses();
   LayoutParts p;
   p.order = order;
   p.axes = axes.axes();
-  p.nest = walk(c, shape, stride, axes, p.modes);
+  p.nest = walk(c, shape, stride, axes, p.modes, uses);
   try {
     return Layout::make(std::move(p));
   } catch (const LayoutError& e) {

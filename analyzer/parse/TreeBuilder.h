@@ -16,10 +16,12 @@ struct TreeNode {
   int64_t extent = 0;         ///< shape leaves
   Term term;                  ///< stride leaves
   bool static_value = true;   ///< CuTe `_N`
+  std::optional<ParamTerm> param;  ///< the extent or stride is a declared parameter term
 };
 
 /// Builds a Layout from congruent shape and stride trees. An empty `shape` leaf list with a
 /// non-empty stride is not possible here: congruence is checked first.
+/// Parameter uses found in the trees go to the cursor's param_uses() sink.
 Layout build_layout(Cursor& c, size_t start, const TreeNode& shape, const TreeNode& stride,
                     const AxisTable& axes, IndexOrder order);
 

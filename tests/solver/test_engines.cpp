@@ -276,3 +276,24 @@ TEST_CASE("bank conflicts: Z3 and enumeration agree on verdict, worst wavefronts
   CHECK(conflicted > 5);
   CHECK(clean > 5);
 }
+
+TEST_CASE("bank conflicts: lane maps that give smem indices, with a vector along mode 1", "[solver][conflict]") {
+  // Regression: the vector check used to index the coordinate of an index-valued lane map by mode.
+  const auto& arch = lp::hw::arch_by_name("sm_90");
+  auto access = [&](const char* smem) {
+    return lp::SmemAccess(lp::parse_layout_text(smem).layout, 16, lp::parse_layout_text("(_32):(_8)").layout,
+                          lp::hw::smem_instr("ld.shared.v4.b32"), arch, 1024);
+  };
+  for (lp::Engine e : {lp::Engine::Enum, lp::Engine::Z3, lp::Engine::F2}) {
+    INFO(lp::engine_name(e));
+    // Row-major (8,64): colexicographic index 8 is coordinate (0,1), offset 1: misaligned.
+    auto row = lp::prove_conflict_free(access("(_8,_64):(_64,_1)"), e);
+    CHECK(row.verdict == lp::Verdict::Refuted);
+    REQUIRE(row.access);
+    CHECK(row.access->what.find("not aligned to 16 bytes") != std::string::npos);
+    // Column-major (64,8): index 8*lane is offset 8*lane: 16-byte vectors, 4 conflict-free phases.
+    auto col = lp::prove_conflict_free(access("(_64,_8):(_1,_64)"), e);
+    CHECK(col.verdict == lp::Verdict::Proven);
+    CHECK(col.wavefronts == 4);
+  }
+}

@@ -1,0 +1,135 @@
+// Symbolic parameters: parsing records every use, and a proof for all values agrees with
+// brute force over each value (instances made here by writing the number into the text).
+#include <catch2/catch.hpp>
+#include <map>
+#include <random>
+#include <regex>
+#include <set>
+
+#include "analyzer/parse/Parsers.h"
+#include "solver/Coverage.h"
+#include "solver/Injectivity.h"
+
+namespace {
+
+lp::ParsedLayout parse_with(const std::string& text, const std::vector<lp::ParamSpec>& specs) {
+  return lp::parse_layout_text(text, "<layout>", std::nullopt, &specs);
+}
+
+// The layout with each parameter name replaced by its value, parsed as plain text.
+lp::Layout substituted(std::string text, const std::vector<lp::ParamSpec>& specs, const std::vector<int64_t>& values) {
+  for (size_t i = 0; i < specs.size(); ++i)
+    text = std::regex_replace(text, std::regex("\\b" + specs[i].name + "\\b"), std::to_string(values[i]));
+  return lp::parse_layout_text(text).layout;
+}
+
+bool brute_injective(const lp::Layout& l) {
+  std::map<lp::Point, int64_t> owner;
+  for (int64_t i = 0; i < l.size(); ++i)
+    for (const auto& p : l.images(i)) {
+      auto [it, fresh] = owner.emplace(p, i);
+      if (!fresh && it->second != i) return false;
+    }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("parameters: uses are recorded where the text puts them", "[params]") {
+  std::vector<lp::ParamSpec> specs = {{"M", 64, 1024, 64}, {"N", 1, 4, 1}};
+  auto cute = parse_with("(M,_64):(_64,2*M)", specs);
+  REQUIRE(cute.param_uses.size() == 2);
+  CHECK(cute.param_uses[0].field == lp::ParamUse::Field::Extent);
+  CHECK(cute.param_uses[1].field == lp::ParamUse::Field::Stride);
+  CHECK(cute.param_uses[1].coeff == 2);
+  CHECK(cute.layout.modes()[0].extent == 1024);  // the instance at the largest value
+  auto tirx = parse_with("S[(M,64):(64,1)] + R[N:M*32@warpid]", specs);
+  REQUIRE(tirx.param_uses.size() == 3);
+  CHECK(tirx.param_uses[1].field == lp::ParamUse::Field::ReplicaExtent);
+  CHECK(tirx.param_uses[2].field == lp::ParamUse::Field::ReplicaStride);
+  CHECK(tirx.param_uses[2].coeff == 32);
+  // Names that are not declared are still not numbers; parameters elsewhere are refused.
+  CHECK_THROWS_AS(parse_with("(K,_64):(_64,_1)", specs), lp::DiagnosticError);
+  CHECK_THROWS_AS(parse_with("S[(8,64):(64,1)] + M", specs), lp::DiagnosticError);
+  CHECK_THROWS_AS(parse_with("Sw<3,3,3> o M o _8:_1", specs), lp::DiagnosticError);
+  CHECK_THROWS_AS(parse_with("(0*M):(_1)", specs), lp::DiagnosticError);
+}
+
+TEST_CASE("parameters: the issue's dynamic extent M % 64 == 0, M <= 2^20 is proven for every M", "[params]") {
+  std::vector<lp::ParamSpec> specs = {{"M", 64, 1 << 20, 64}};
+  auto p = parse_with("(M,64):(64,1)", specs);
+  lp::Parametric params{specs, p.param_uses};
+  auto r = lp::prove_injective(p.layout, lp::Engine::Z3, {}, &params);
+  CHECK(r.verdict == lp::Verdict::Proven);
+  // A pitch of 48 for 64 columns overlaps rows, for every M >= 2: refuted with a value.
+  auto bad = parse_with("(M,64):(48,1)", specs);
+  lp::Parametric bad_params{specs, bad.param_uses};
+  auto rb = lp::prove_injective(bad.layout, lp::Engine::Z3, {}, &bad_params);
+  REQUIRE(rb.verdict == lp::Verdict::Refuted);
+  lp::Layout inst = substituted("(M,64):(48,1)", specs, rb.witness->params);
+  CHECK(rb.witness->params[0] % 64 == 0);
+  CHECK(inst.offset_at(rb.witness->index_a) == inst.offset_at(rb.witness->index_b));
+}
+
+TEST_CASE("parameters: Z3 and enumeration agree with brute force over every value", "[params]") {
+  std::mt19937_64 rng(77);
+  auto pick = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
+  int proven = 0, refuted = 0;
+  for (int trial = 0; trial < 120; ++trial) {
+    std::vector<lp::ParamSpec> specs = {{"M", 1, pick(2, 9), 1}};
+    std::string text;
+    switch (trial % 4) {
+      case 0: text = "(M," + std::to_string(pick(1, 4)) + "):(" + std::to_string(pick(1, 4)) + ",M)"; break;
+      case 1: text = "(" + std::to_string(pick(1, 4)) + ",M):(M," + std::to_string(pick(1, 5)) + ")"; break;
+      case 2: text = "S[(M," + std::to_string(pick(1, 4)) + "):(" + std::to_string(pick(1, 6)) + "@laneid,1)] + R[2:" +
+                     std::to_string(pick(1, 8)) + "@laneid]"; break;
+      default: text = "S[(4,M):(M,1)] + R[M:" + std::to_string(pick(3, 9)) + "@warpid]"; break;
+    }
+    INFO(text << " M=1.." << specs[0].hi);
+    auto parsed = parse_with(text, specs);
+    lp::Parametric params{specs, parsed.param_uses};
+    bool truth = true;
+    for (int64_t m = 1; m <= specs[0].hi; ++m) truth &= brute_injective(substituted(text, specs, {m}));
+    (truth ? proven : refuted)++;
+    for (lp::Engine e : {lp::Engine::Enum, lp::Engine::Z3}) {
+      auto r = lp::prove_injective(parsed.layout, e, {}, &params);
+      INFO(lp::engine_name(e) << ": " << r.reason);
+      REQUIRE(r.verdict == (truth ? lp::Verdict::Proven : lp::Verdict::Refuted));
+      if (!truth) {
+        lp::Layout inst = substituted(text, specs, r.witness->params);
+        auto a = inst.images(r.witness->index_a), b = inst.images(r.witness->index_b);
+        REQUIRE(r.witness->index_a != r.witness->index_b);
+        REQUIRE(std::find(a.begin(), a.end(), r.witness->image) != a.end());
+        REQUIRE(std::find(b.begin(), b.end(), r.witness->image) != b.end());
+      }
+    }
+  }
+  CHECK(proven > 15);
+  CHECK(refuted > 15);
+}
+
+TEST_CASE("parameters: replica coverage for every replica count", "[params]") {
+  std::vector<lp::ParamSpec> specs = {{"N", 1, 6, 1}};
+  for (const char* text : {"S[(32,4):(1@TLane,1@TCol)] + R[N:32@TLane]", "S[(16,2):(1@TLane,1@TCol)] + R[N:16@TLane]"}) {
+    for (int64_t lo : {1, 4}) {
+      specs[0].lo = lo;
+      auto parsed = parse_with(text, specs);
+      lp::Parametric params{specs, parsed.param_uses};
+      int64_t lanes = std::string(text).find("(32") != std::string::npos ? 128 : 64;
+      bool truth = true;
+      for (int64_t n = lo; n <= 6; ++n) {
+        std::set<int64_t> hit;
+        lp::Layout inst = substituted(text, specs, {n});
+        size_t lane = *inst.axis_index(lp::Axis::named("TLane"));
+        for (int64_t i = 0; i < inst.size(); ++i)
+          for (const auto& p : inst.images(i)) hit.insert(p[lane]);
+        for (int64_t t = 0; t < lanes; ++t) truth &= hit.count(t) > 0;
+      }
+      for (lp::Engine e : {lp::Engine::Enum, lp::Engine::Z3}) {
+        INFO(text << " N=" << lo << "..6 " << lp::engine_name(e));
+        auto r = lp::prove_covers(parsed.layout, {{lp::Axis::named("TLane"), 0, lanes - 1}}, e, {}, &params);
+        CHECK(r.verdict == (truth ? lp::Verdict::Proven : lp::Verdict::Refuted));
+      }
+    }
+  }
+}
