@@ -1,0 +1,80 @@
+#pragma once
+// Annotation statements -> typed AST (Statement.h), with clang-style diagnostics located in the
+// original file. A file's statements are parsed in order; names must be declared before use;
+// every error is reported (up to a cap) and the statement it occurs in is dropped, never
+// completed with an invented default.
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/annotate/Scanner.h"
+#include "analyzer/annotate/Statement.h"
+
+namespace lp::annotate {
+
+class StatementReader;
+
+struct AnnotateLimits {
+  ScanLimits scan;
+  ParseLimits layout;            ///< per layout: nesting depth and text length
+  size_t max_diagnostics = 100;  ///< per file; one more error says the rest were not reported
+};
+
+struct ParseResult {
+  std::shared_ptr<const SourceText> source;  ///< the whole file; every SourceLoc points here
+  std::optional<Language> language;
+  std::vector<Statement> statements;
+  std::vector<ParamSpec> params;  ///< every `param`, in order (ParamUse::param indexes this)
+  std::vector<Diagnostic> diagnostics;
+  bool skipped = false;  ///< not read at all (binary, too large, unknown file type)
+  bool has_errors() const;
+};
+
+/// Parses the statements the scanner found in one file. Feed them in file order.
+class AnnotationParser {
+ public:
+  AnnotationParser(std::shared_ptr<const SourceText> file, const AnnotateLimits& limits);
+
+  /// Parses one statement, appending it or its diagnostics. Returns false once the diagnostic
+  /// cap is reached (later statements would only add noise).
+  bool add(const RawStatement& raw);
+  /// Reports what only the end of the file shows (an `allow` followed by no statement).
+  ParseResult finish(std::optional<Language> language, std::vector<Diagnostic> scan_diagnostics, bool skipped);
+
+  /// What a declared name stands for.
+  enum class Kind { Buffer, Param, Access, Tma, Desc, Compose, Divide };
+  struct Entity {
+    Kind kind = Kind::Buffer;
+    Space space = Space::Smem;  ///< for buffers
+    SourceLoc loc;              ///< the declaring name
+    bool poisoned = false;      ///< its statement had an error: references are not reported again
+  };
+
+ private:
+  friend class StatementReader;
+  void report(Diagnostic d);
+  void failed(const StatementReader& reader);
+
+  std::shared_ptr<const SourceText> file_;
+  AnnotateLimits limits_;
+  std::vector<Statement> statements_;
+  std::vector<ParamSpec> params_;
+  std::vector<Diagnostic> diags_;
+  std::map<std::string, Entity> names_;
+  std::vector<Suppression> pending_allows_;
+  const hw::Arch* arch_ = nullptr;
+  size_t errors_ = 0;
+  bool capped_ = false;
+};
+
+/// Scans and parses one file; the language comes from the path's extension (an unknown
+/// extension is an error diagnostic and the file is skipped).
+ParseResult parse_annotations(const std::string& path, std::string text, const AnnotateLimits& limits = {});
+/// The same with the language given.
+ParseResult parse_annotations(const std::string& path, std::string text, Language language,
+                              const AnnotateLimits& limits = {});
+
+}  // namespace lp::annotate

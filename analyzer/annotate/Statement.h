@@ -1,0 +1,202 @@
+#pragma once
+// The typed AST of LayoutProof annotations (docs/annotations.md). Every node is a value type;
+// catalog entries (instructions, fragments, architectures) are pointers into the hardware
+// model's static catalogs, which live for the whole program. Every SourceLoc points into the
+// ORIGINAL file's SourceText (file, line, column of the byte the node was read from).
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "analyzer/diag/Diagnostic.h"
+#include "analyzer/parse/Parsers.h"
+#include "hw/Arch.h"
+#include "hw/Fragments.h"
+#include "hw/SmemInstr.h"
+#include "hw/TmaSwizzle.h"
+
+namespace lp::annotate {
+
+/// An identifier as written, e.g. a buffer name.
+struct Name {
+  std::string text;
+  SourceLoc loc;
+};
+
+/// A decimal integer as written.
+struct Number {
+  int64_t value = 0;
+  SourceLoc loc;
+};
+
+/// A layout in any notation the layout parsers accept, already parsed.
+struct LayoutExpr {
+  std::string text;  ///< as written; bytes of continuation prefixes replaced by spaces
+  SourceLoc loc;     ///< its first byte in the file
+  /// The cut of the file it was parsed from: line_base/col_base are the file's line and column
+  /// of its first byte, so layout diagnostics and re-parses name the file's own position.
+  std::shared_ptr<const SourceText> source;
+  ParsedLayout parsed;
+};
+
+/// An element type. Invariant: bits is the size dtype_bits gives the name (8..128).
+struct Dtype {
+  std::string name;
+  int bits = 0;
+  SourceLoc loc;
+};
+
+enum class Space { Smem, Tmem, Regs, Global };
+const char* space_name(Space s);  ///< "smem", "tmem", "regs", "global"
+
+struct FragmentRef {
+  Name name;
+  const hw::Fragment* fragment = nullptr;  ///< never null in a parsed statement
+};
+
+/// `smem|tmem|regs|global NAME [: DTYPE] = LAYOUT [align N]`, `regs NAME [: DTYPE] = fragment F`.
+/// Invariants: exactly one of layout and fragment; fragment only in Regs; dtype present in Smem
+/// and Global; align only in Smem and Global, a power of two.
+struct BufferDecl {
+  Space space = Space::Smem;
+  Name name;
+  std::optional<Dtype> dtype;
+  std::optional<LayoutExpr> layout;
+  std::optional<FragmentRef> fragment;
+  std::optional<Number> align;
+};
+
+/// `param NAME = LO..HI [% MULTIPLE]`. `index` is its position in ParseResult::params, which is
+/// what ParamUse::param in later layouts refers to. Invariant: 1 <= lo <= hi, multiple >= 1,
+/// some multiple of `multiple` lies in [lo, hi].
+struct ParamDecl {
+  Name name;
+  Number lo, hi;
+  std::optional<Number> multiple;
+  size_t index = 0;
+};
+
+/// `arch sm_XX`: the architecture of the accesses that follow it in the file.
+struct ArchDecl {
+  Name name;
+  const hw::Arch* arch = nullptr;
+};
+
+/// `access [NAME:] BUFFER INSTR lanes LAYOUT`. BUFFER names an smem buffer declared earlier.
+struct AccessDecl {
+  std::optional<Name> name;
+  Name buffer;
+  Name instr_name;
+  const hw::SmemInstr* instr = nullptr;  ///< never null in a parsed statement
+  LayoutExpr lanes;
+  const hw::Arch* arch = nullptr;  ///< from the last `arch` statement before it; null if none
+};
+
+/// `swizzle none|32B|64B|128B` (and `128B_base32B`, tcgen05 descriptors only).
+struct SwizzleRef {
+  hw::SmemSwizzle mode = hw::SmemSwizzle::None;
+  bool atom_32b = false;  ///< tcgen05's 128-byte swizzle with 32-byte atomicity
+  SourceLoc loc;
+};
+
+enum class TmaDirection { Load, Store };
+
+/// `tma load|store [NAME:] BUFFER box (D0, D1, ...) swizzle MODE`. Invariant: box dims >= 1.
+struct TmaDecl {
+  TmaDirection direction = TmaDirection::Load;
+  SourceLoc direction_loc;
+  std::optional<Name> name;
+  Name buffer;
+  std::vector<Number> box;
+  SourceLoc box_loc;  ///< the opening parenthesis
+  SwizzleRef swizzle;
+};
+
+enum class DescKind { Wgmma, Tcgen05 };
+enum class Major { K, MN };
+
+struct MajorRef {
+  Major major = Major::K;
+  SourceLoc loc;
+};
+
+/// `wgmma|tcgen05 desc [NAME:] BUFFER swizzle MODE [major K|MN]`; major is absent when not written.
+struct DescDecl {
+  DescKind kind = DescKind::Wgmma;
+  std::optional<Name> name;
+  Name buffer;
+  SwizzleRef swizzle;
+  std::optional<MajorRef> major;
+};
+
+/// An operand of compose/divide: a declared name or a layout in backquotes.
+using Operand = std::variant<Name, LayoutExpr>;
+SourceLoc operand_loc(const Operand& o);
+
+/// `compose NAME = A o B`: the code computes composition(A, B).
+struct ComposeDecl {
+  Name name;
+  Operand a, b;
+};
+
+enum class DivideKind { Logical, Zipped, Tiled, Flat };
+const char* divide_name(DivideKind k);  ///< "logical_divide", ...
+
+/// `divide NAME = logical_divide(A, TILER)` (also zipped_, tiled_, flat_divide).
+struct DivideDecl {
+  Name name;
+  DivideKind kind = DivideKind::Logical;
+  SourceLoc kind_loc;
+  Operand a, tiler;
+};
+
+/// `AXIS=LO..HI`, inclusive. The axis is a name (`TLane`, `laneid`) or a CuTe basis index
+/// (`0`, written as digits; `text` holds them). Invariant: lo <= hi.
+struct AxisRangeExpr {
+  Name axis;
+  bool basis = false;  ///< written as a number
+  Number lo, hi;
+};
+
+enum class ExpectKind { Injective, ConflictFree, Wavefronts, Covers, Illegal };
+const char* expect_name(ExpectKind k);  ///< "injective", "conflict-free", ...
+
+/// `expect NAME PROPERTY`; `covers NAME RANGES` is the same as `expect NAME covers RANGES`.
+/// Invariants: max_wavefronts set exactly for Wavefronts (>= 1); ranges non-empty exactly for
+/// Covers. The subject's kind suits the property (an access for conflict-free and wavefronts;
+/// something with a layout for injective and covers).
+struct ExpectStmt {
+  Name subject;
+  ExpectKind kind = ExpectKind::Injective;
+  SourceLoc kind_loc;
+  std::optional<Number> max_wavefronts;
+  std::vector<AxisRangeExpr> ranges;
+};
+
+/// `allow RULE-ID "reason"`: suppresses the rule's findings on one statement.
+struct Suppression {
+  Name rule;           ///< lowercase letters, digits and hyphens
+  std::string reason;  ///< non-empty; runs of whitespace collapsed to one space
+  SourceLoc loc;       ///< the `allow` keyword
+  SourceLoc reason_loc;
+};
+
+/// One annotation statement. `allows` gathers the standalone `allow` statements just before it
+/// and its own trailing `; allow ...` clauses; standalone `allow` statements are not statements
+/// of their own in the AST.
+struct Statement {
+  SourceLoc loc;  ///< the first keyword
+  std::variant<BufferDecl, ParamDecl, ArchDecl, AccessDecl, TmaDecl, DescDecl, ComposeDecl, DivideDecl, ExpectStmt>
+      body;
+  std::vector<Suppression> allows;
+};
+
+/// The element size of an annotation dtype name, or nullopt for an unknown name. The same table
+/// as the solver's lp::dtype_bits (tests/annotate checks that they agree).
+std::optional<int> annotation_dtype_bits(std::string_view name);
+/// The dtype names, for diagnostics.
+const std::vector<std::string>& annotation_dtype_names();
+
+}  // namespace lp::annotate
