@@ -1,0 +1,80 @@
+#pragma once
+// The findings of a `layoutproof check` run, as every output format (text, JSON, SARIF, JUnit,
+// and later HTML reports and CUDA replays) receives them. Rules produce them; reports present
+// them; nothing downstream re-derives a verdict.
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/diag/Diagnostic.h"
+
+namespace lp::report {
+
+/// What a rule is, for rule metadata (SARIF `tool.driver.rules`, docs links, config).
+/// Invariant: `id` is stable across releases (e.g. "LP002"); `name` is kebab-case
+/// ("bank-conflict"); `help_uri` points at docs/rules/<id>.md.
+struct RuleInfo {
+  std::string id;
+  std::string name;
+  std::string short_description;
+  std::string full_description;
+  std::string help_uri;
+  Severity default_severity = Severity::Error;
+  /// Free-form categories ("banks", "tma", "swizzle", ...): SARIF `properties.tags`, which GitHub
+  /// code scanning shows as filters.
+  std::vector<std::string> tags;
+};
+
+/// One step of a counterexample trace (SARIF codeFlows): a place and what happens there.
+struct TraceStep {
+  SourceLoc loc;  ///< may have a null source (then the step has no location)
+  std::string message;
+};
+
+enum class FindingKind {
+  Violation,  ///< a property was refuted; the counterexample was re-checked by evaluation
+  Unknown,    ///< the solver could not decide (timeout, too large); fails the gate by default
+  Invalid,    ///< the annotation itself is wrong (e.g. names an undeclared buffer)
+};
+
+struct Finding {
+  std::string rule_id;
+  Severity severity = Severity::Error;
+  FindingKind kind = FindingKind::Violation;
+  SourceLoc loc;                  ///< the annotation the finding is about
+  std::string message;            ///< one line, no trailing period
+  std::vector<Note> notes;        ///< the counterexample in words (lanes, addresses, banks, ...)
+  nlohmann::json counterexample;  ///< the same, structured (as `prove --json` prints it); null if none
+  std::vector<TraceStep> trace;   ///< where the pieces of the counterexample come from
+  /// Stable identity for baselines: independent of line numbers, so a finding moved by an edit
+  /// above it stays baselined (rule id + file + the annotation's normalised text).
+  std::string fingerprint;
+};
+
+/// One proof obligation the run decided, passed or not (JUnit test cases, statistics).
+struct Obligation {
+  std::string rule_id;
+  SourceLoc loc;
+  std::string description;  ///< e.g. "sA: ldmatrix.x4 access is conflict-free"
+  bool passed = false;
+  double time_ms = 0;
+};
+
+struct CheckRun {
+  std::string tool_version;
+  std::vector<RuleInfo> rules;  ///< every rule that ran, for metadata
+  std::vector<Finding> findings;
+  std::vector<Obligation> obligations;
+  std::vector<std::string> files;  ///< every file checked, as given (relative paths stay relative)
+  size_t baselined = 0;            ///< findings accepted by the baseline and left out of `findings`
+  /// The findings the baseline accepted (apply_baseline moves them here and counts them in
+  /// `baselined`): a re-written baseline keeps them, JUnit shows their obligations as skipped.
+  std::vector<Finding> accepted;
+};
+
+/// The path of a location's file as the report should show it ("" without a source).
+std::string file_of(const SourceLoc& loc);
+
+}  // namespace lp::report
