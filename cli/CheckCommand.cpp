@@ -1,0 +1,97 @@
+// `layoutproof check PATH... [--format text|json|sarif|junit] [--output FILE] [--baseline FILE]`:
+// the CI gate. Exit 1 when a finding (or an unknown) is at least as severe as --fail-on (default
+// warning), 0 otherwise, 2 for usage, configuration or internal errors.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "cli/Command.h"
+#include "report/Baseline.h"
+#include "report/Report.h"
+#include "rules/Checker.h"
+
+namespace lp::cli {
+
+namespace {
+
+// $XDG_CACHE_HOME/layoutproof, else ~/.cache/layoutproof: out of the repository being checked.
+std::optional<std::string> default_cache_dir() {
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/layoutproof";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/layoutproof";
+  return std::nullopt;
+}
+
+class CheckCommand : public Command {
+ public:
+  CLI::App* setup(CLI::App& app) override {
+    auto* sub = app.add_subcommand("check", "Check every layout annotation in files and directories (the CI gate)");
+    sub->add_option("paths", paths_, "Files and directories to check")->required();
+    sub->add_option("--format", format_, "text, json, sarif or junit")->check(CLI::IsMember({"text", "json", "sarif", "junit"}));
+    sub->add_option("--output", output_, "Write the report here instead of standard output");
+    sub->add_option("--baseline", baseline_, "Accept the findings listed in this baseline file");
+    sub->add_option("--write-baseline", write_baseline_, "Write every finding of this run to a baseline file");
+    sub->add_option("--config", config_path_, "Configuration file (default: ./.layoutproof.toml when present)");
+    sub->add_option("--engine", engine_, "Override the configured engine: z3, enum, f2 or auto")
+        ->check(CLI::IsMember({"z3", "enum", "f2", "auto"}));
+    sub->add_option("--jobs", jobs_, "Files checked in parallel (default: one per core)");
+    sub->add_option("--cache-dir", cache_dir_, "Where results are cached by content (default: ~/.cache/layoutproof)");
+    sub->add_flag("--no-cache", no_cache_, "Neither read nor write cached results");
+    sub->add_flag("--no-progress", no_progress_, "No progress line, even on a terminal");
+    sub->add_option("--fail-on", fail_on_, "Least severity that fails the gate: error, warning (default) or note")
+        ->check(CLI::IsMember({"error", "warning", "note"}));
+    return sub;
+  }
+
+  int run() override {
+    rules::CheckOptions opt;
+    try {
+      if (!config_path_.empty()) opt.config = rules::load_config(config_path_);
+      else if (std::filesystem::exists(".layoutproof.toml")) opt.config = rules::load_config(".layoutproof.toml");
+    } catch (const rules::ConfigError& e) {
+      throw InputError(e.what());
+    }
+    if (!engine_.empty()) opt.config.engine = engine_from_name(engine_);
+    opt.jobs = jobs_;
+    if (!no_cache_) opt.cache_dir = cache_dir_.empty() ? default_cache_dir() : std::optional<std::string>(cache_dir_);
+    const bool tty = !no_progress_ && isatty(STDERR_FILENO);
+    if (tty)
+      opt.progress = [](size_t done, size_t total, const std::string& path) {
+        std::cerr << "\r\033[K[" << done << "/" << total << "] " << path << std::flush;
+      };
+    report::CheckRun run = rules::check_paths(paths_, opt);
+    if (tty) std::cerr << "\r\033[K" << std::flush;
+    try {
+      if (!write_baseline_.empty()) report::Baseline::from_run(run).write(write_baseline_);
+      if (!baseline_.empty()) report::apply_baseline(run, report::Baseline::read(baseline_));
+    } catch (const report::BaselineError& e) {
+      throw InputError(e.what());
+    }
+    const std::string text = report::render_report(*report::parse_format(format_), run);
+    if (output_.empty()) {
+      std::cout << text;
+    } else {
+      std::ofstream out(output_, std::ios::binary);
+      out << text;
+      if (!out) throw InputError("cannot write the report to " + output_);
+    }
+    const Severity threshold = fail_on_ == "error" ? Severity::Error : fail_on_ == "note" ? Severity::Note : Severity::Warning;
+    for (const report::Finding& f : run.findings)
+      if (f.severity >= threshold) return kFindings;
+    return kOk;
+  }
+
+ private:
+  std::vector<std::string> paths_;
+  std::string format_ = "text", output_, baseline_, write_baseline_, config_path_, engine_, cache_dir_, fail_on_ = "warning";
+  unsigned jobs_ = 0;
+  bool no_cache_ = false, no_progress_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_check_command() { return std::make_unique<CheckCommand>(); }
+
+}  // namespace lp::cli

@@ -1,0 +1,79 @@
+// LP007 base-alignment: a buffer whose swizzle reads absolute address bits (TMA, GMMA byte
+// swizzles) is aligned to the swizzle's period; otherwise writer and reader see the pattern
+// shifted (tilelang#2379). docs/rules/LP007.md
+#include "rules/Rule.h"
+#include "rules/RuleSupport.h"
+#include "rules/SwizzleFacts.h"
+
+namespace lp::rules {
+
+namespace {
+
+class BaseAlignmentRule : public Rule {
+ public:
+  const report::RuleInfo& info() const override {
+    static const report::RuleInfo kInfo{
+        "LP007", "base-alignment", "A swizzled buffer's base is aligned to less than its swizzle period",
+        "TMA and MMA-descriptor swizzles act on absolute shared-memory address bits: the 128B/64B/32B patterns "
+        "repeat every 1024/512/256 bytes, and TMA needs 128-byte alignment. A buffer aligned to less sees the "
+        "pattern shifted relative to a reader that assumes an aligned tile: silent wrong data. Declare the "
+        "alignment with `align N`.",
+        "docs/rules/LP007.md", Severity::Error, {"correctness"}};
+    return kInfo;
+  }
+
+  void check(const FileContext& ctx, FindingSink& sink) const override {
+    for (const annotate::Statement& s : ctx.file.statements) {
+      auto* buf = std::get_if<annotate::BufferDecl>(&s.body);
+      if (!buf || !buf->layout || buf->space != annotate::Space::Smem) continue;
+      int64_t need = 0;
+      SourceLoc why_loc;
+      std::string why;
+      for (const Stage& st : buf->layout->parsed.layout.stages())
+        if (st.kind == Stage::Kind::ByteSwizzle && !st.swizzle.is_identity() && period_of(st.swizzle) > need) {
+          need = period_of(st.swizzle);
+          why_loc = buf->layout->loc;
+          why = fmt::format("its byte-address swizzle repeats every {} bytes", need);
+        }
+      for (const annotate::Statement* user : ctx.graph.users(buf->name.text)) {
+        std::optional<hw::SmemSwizzle> mode;
+        SourceLoc loc;
+        bool tma = false;
+        if (auto* t = std::get_if<annotate::TmaDecl>(&user->body)) {
+          mode = t->swizzle.mode;
+          loc = t->swizzle.loc;
+          tma = true;
+        } else if (auto* d = std::get_if<annotate::DescDecl>(&user->body)) {
+          mode = d->swizzle.mode;
+          loc = d->swizzle.loc;
+        } else {
+          continue;
+        }
+        int64_t p = std::max<int64_t>(hw::swizzle_period_bytes(*mode), tma ? 128 : 16);
+        if (p > need) {
+          need = p;
+          why_loc = loc;
+          why = *mode == hw::SmemSwizzle::None ? "TMA needs 128-byte aligned shared memory"
+                                                : fmt::format("the {} swizzle repeats every {} bytes", hw::swizzle_name(*mode), p);
+        }
+      }
+      if (need <= 16) continue;
+      const bool ok = buf->align && buf->align->value >= need;
+      sink.obligation(s, s.loc, fmt::format("'{}' is aligned to {} bytes", buf->name.text, need), ok, 0);
+      if (ok) continue;
+      report::Finding f = finding(
+          buf->align ? buf->align->loc : buf->name.loc,
+          buf->align ? fmt::format("'{}' is aligned to {} bytes, but {}", buf->name.text, buf->align->value, why)
+                     : fmt::format("'{}' declares no alignment, but {}: declare `align {}`", buf->name.text, why, need));
+      f.counterexample = {{"buffer", buf->name.text}, {"align", buf->align ? buf->align->value : 0}, {"required", need}};
+      f.trace = {{why_loc, why}, {s.loc, fmt::format("'{}' is declared here", buf->name.text)}};
+      sink.report(s, std::move(f));
+    }
+  }
+};
+
+}  // namespace
+
+LP_REGISTER_RULE(BaseAlignmentRule);
+
+}  // namespace lp::rules

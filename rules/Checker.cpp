@@ -1,0 +1,235 @@
+#include "rules/Checker.h"
+
+#include <fmt/format.h>
+#include <xxhash.h>
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "analyzer/annotate/AnnotationParser.h"
+#include "rules/BufferGraph.h"
+#include "rules/Rule.h"
+
+namespace lp::rules {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kToolVersion = "0.1.0";
+constexpr uintmax_t kMaxFileBytes = 16u << 20;  // larger files are refused by the scanner too
+
+bool annotatable(const fs::path& p) {
+  static const std::set<std::string> kExt = {".c", ".cc", ".cpp", ".cxx", ".h", ".hpp", ".cu", ".cuh", ".py", ".lp"};
+  return kExt.count(p.extension().string()) != 0;
+}
+
+struct FileResult {
+  std::vector<report::Finding> findings;
+  std::vector<report::Obligation> obligations;
+};
+
+// ---- cache: per-file results keyed by a hash of everything they depend on ------------------
+
+using json = nlohmann::json;
+
+json loc_json(const SourceLoc& l) { return l.source ? json(l.offset) : json(nullptr); }
+SourceLoc loc_from(const json& j, const std::shared_ptr<const SourceText>& src) {
+  return j.is_null() ? SourceLoc{} : SourceLoc{src, j.get<size_t>()};
+}
+
+json to_json(const FileResult& r) {
+  json out = {{"findings", json::array()}, {"obligations", json::array()}};
+  for (const auto& f : r.findings) {
+    json notes = json::array(), trace = json::array();
+    for (const auto& n : f.notes) notes.push_back({loc_json(n.loc), n.message});
+    for (const auto& t : f.trace) trace.push_back({loc_json(t.loc), t.message});
+    out["findings"].push_back({{"rule", f.rule_id}, {"severity", static_cast<int>(f.severity)}, {"kind", static_cast<int>(f.kind)},
+                               {"loc", loc_json(f.loc)}, {"message", f.message}, {"notes", notes},
+                               {"counterexample", f.counterexample}, {"trace", trace}, {"fingerprint", f.fingerprint}});
+  }
+  for (const auto& o : r.obligations)
+    out["obligations"].push_back({o.rule_id, loc_json(o.loc), o.description, o.passed, o.time_ms});
+  return out;
+}
+
+FileResult from_json(const json& j, const std::shared_ptr<const SourceText>& src) {
+  FileResult r;
+  for (const auto& f : j.at("findings")) {
+    report::Finding x;
+    x.rule_id = f.at("rule");
+    x.severity = static_cast<Severity>(f.at("severity").get<int>());
+    x.kind = static_cast<report::FindingKind>(f.at("kind").get<int>());
+    x.loc = loc_from(f.at("loc"), src);
+    x.message = f.at("message");
+    for (const auto& n : f.at("notes")) x.notes.push_back(Note{loc_from(n[0], src), n[1]});
+    x.counterexample = f.at("counterexample");
+    for (const auto& t : f.at("trace")) x.trace.push_back(report::TraceStep{loc_from(t[0], src), t[1]});
+    x.fingerprint = f.at("fingerprint");
+    r.findings.push_back(std::move(x));
+  }
+  for (const auto& o : j.at("obligations"))
+    r.obligations.push_back(report::Obligation{o[0], loc_from(o[1], src), o[2], o[3], o[4]});
+  return r;
+}
+
+std::string cache_key(const std::string& path, const std::string& text, const Config& config) {
+  XXH3_state_t* st = XXH3_createState();
+  XXH3_128bits_reset(st);
+  for (const std::string* part : {&path, &text, &config.text}) {
+    uint64_t n = part->size();
+    XXH3_128bits_update(st, &n, sizeof n);
+    XXH3_128bits_update(st, part->data(), part->size());
+  }
+  XXH3_128bits_update(st, kToolVersion, std::char_traits<char>::length(kToolVersion));
+  int engine = static_cast<int>(config.engine);
+  XXH3_128bits_update(st, &engine, sizeof engine);
+  XXH128_hash_t h = XXH3_128bits_digest(st);
+  XXH3_freeState(st);
+  return fmt::format("{:016x}{:016x}", h.high64, h.low64);
+}
+
+// ---- one file ------------------------------------------------------------------------------
+
+FileResult check_text(const annotate::ParseResult& parsed, const Config& config) {
+  FileResult r;
+  BufferGraph graph(parsed);
+  FileContext ctx{parsed, graph, config};
+  for (const Rule* rule : all_rules()) {
+    FindingSink sink(rule->info(), config, r.findings, r.obligations);
+    rule->check(ctx, sink);
+  }
+  return r;
+}
+
+FileResult check_file(const std::string& path, const CheckOptions& opt) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  std::optional<fs::path> cached;
+  if (opt.cache_dir) {
+    cached = fs::path(*opt.cache_dir) / (cache_key(path, text, opt.config) + ".json");
+    std::ifstream c(*cached);
+    if (c) {
+      try {
+        json j = json::parse(c);
+        annotate::ParseResult parsed = annotate::parse_annotations(path, text);
+        return from_json(j, parsed.source);
+      } catch (const std::exception&) {
+        // A damaged cache entry is recomputed and overwritten.
+      }
+    }
+  }
+  annotate::ParseResult parsed = annotate::parse_annotations(path, std::move(text));
+  FileResult r = check_text(parsed, opt.config);
+  if (cached) {
+    std::error_code ec;
+    fs::create_directories(cached->parent_path(), ec);
+    fs::path tmp = *cached;
+    tmp += fmt::format(".{}.tmp", std::hash<std::thread::id>{}(std::this_thread::get_id()));
+    std::ofstream out(tmp);
+    out << to_json(r).dump();
+    out.close();
+    if (out) fs::rename(tmp, *cached, ec);  // atomic: concurrent runs never read half a file
+  }
+  return r;
+}
+
+}  // namespace
+
+std::vector<std::string> collect_files(const std::vector<std::string>& paths, std::vector<std::string>& errors) {
+  std::vector<std::string> out;
+  for (const std::string& p : paths) {
+    std::error_code ec;
+    fs::file_status st = fs::status(p, ec);
+    if (ec || !fs::exists(st)) {
+      errors.push_back(fmt::format("{}: no such file or directory", p));
+      continue;
+    }
+    if (fs::is_regular_file(st)) {
+      out.push_back(p);  // named explicitly: checked whatever its extension (the scanner decides)
+      continue;
+    }
+    if (!fs::is_directory(st)) {
+      errors.push_back(fmt::format("{}: not a regular file or directory", p));
+      continue;
+    }
+    // Symlinked directories are not followed, so a link loop cannot recurse.
+    fs::recursive_directory_iterator it(p, fs::directory_options::skip_permission_denied, ec), end;
+    if (ec) {
+      errors.push_back(fmt::format("{}: {}", p, ec.message()));
+      continue;
+    }
+    for (; it != end; it.increment(ec)) {
+      if (ec) {
+        errors.push_back(fmt::format("{}: {}", it->path().string(), ec.message()));
+        break;
+      }
+      std::error_code e2;
+      if (it->is_symlink(e2)) {
+        if (fs::is_regular_file(it->path(), e2) && annotatable(it->path())) out.push_back(it->path().string());
+        else if (!fs::exists(it->path(), e2)) errors.push_back(fmt::format("{}: dangling symbolic link", it->path().string()));
+        continue;
+      }
+      if (it->is_regular_file(e2) && annotatable(it->path())) {
+        if (it->file_size(e2) > kMaxFileBytes)
+          errors.push_back(fmt::format("{}: larger than {} bytes, not read", it->path().string(), kMaxFileBytes));
+        else
+          out.push_back(it->path().string());
+      }
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+report::CheckRun check_paths(const std::vector<std::string>& paths, const CheckOptions& opt) {
+  report::CheckRun run;
+  run.tool_version = kToolVersion;
+  for (const Rule* r : all_rules()) run.rules.push_back(r->info());
+  std::vector<std::string> errors;
+  run.files = collect_files(paths, errors);
+  for (const std::string& e : errors) {
+    report::Finding f;
+    f.rule_id = "LP000";
+    f.severity = Severity::Error;
+    f.kind = report::FindingKind::Invalid;
+    f.message = e;
+    f.fingerprint = "LP000:" + e;
+    run.findings.push_back(std::move(f));
+  }
+  std::vector<FileResult> results(run.files.size());
+  std::atomic<size_t> next{0}, done{0};
+  std::mutex progress_mutex;
+  unsigned jobs = opt.jobs ? opt.jobs : std::max(1u, std::thread::hardware_concurrency());
+  jobs = static_cast<unsigned>(std::min<size_t>(jobs, std::max<size_t>(1, run.files.size())));
+  auto worker = [&] {
+    for (size_t i; (i = next++) < run.files.size();) {
+      results[i] = check_file(run.files[i], opt);
+      size_t d = ++done;
+      if (opt.progress) {
+        std::lock_guard<std::mutex> lock(progress_mutex);
+        opt.progress(d, run.files.size(), run.files[i]);
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned j = 1; j < jobs; ++j) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  for (auto& r : results) {
+    for (auto& f : r.findings) run.findings.push_back(std::move(f));
+    for (auto& o : r.obligations) run.obligations.push_back(std::move(o));
+  }
+  return run;
+}
+
+}  // namespace lp::rules

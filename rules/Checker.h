@@ -1,0 +1,29 @@
+#pragma once
+// `layoutproof check`: every annotated file under the given paths, parsed and checked by every
+// registered rule, files in parallel, results cached by content.
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report/Finding.h"
+#include "rules/Config.h"
+
+namespace lp::rules {
+
+struct CheckOptions {
+  Config config;
+  unsigned jobs = 0;                     ///< 0: one per core
+  std::optional<std::string> cache_dir;  ///< nullopt: no cache
+  /// Called after each file (done, total, path), from the checking threads one at a time.
+  std::function<void(size_t, size_t, const std::string&)> progress;
+};
+
+/// Problems with the paths themselves (missing, unreadable, a symlink loop): reported as
+/// findings of LP000 at no location, never thrown.
+report::CheckRun check_paths(const std::vector<std::string>& paths, const CheckOptions& options);
+
+/// The files under `paths` that may hold annotations, in a stable order; problems go to `errors`.
+std::vector<std::string> collect_files(const std::vector<std::string>& paths, std::vector<std::string>& errors);
+
+}  // namespace lp::rules

@@ -1,0 +1,84 @@
+#include "rules/Config.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+#include <toml++/toml.h>
+
+#include "rules/Rule.h"
+
+namespace lp::rules {
+
+namespace {
+
+std::optional<Severity> severity_named(const std::string& v, const std::string& where) {
+  if (v == "error") return Severity::Error;
+  if (v == "warning") return Severity::Warning;
+  if (v == "note") return Severity::Note;
+  if (v == "off") return std::nullopt;
+  throw ConfigError(fmt::format("{}: '{}' is not a severity (error, warning, note, off)", where, v));
+}
+
+}  // namespace
+
+std::optional<Severity> Config::severity_of(const report::RuleInfo& rule) const {
+  for (const std::string& key : {rule.id, rule.name}) {
+    auto it = rule_severity.find(key);
+    if (it != rule_severity.end()) return it->second;
+  }
+  return rule.default_severity;
+}
+
+Config load_config(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(fmt::format("{}: cannot be read", path));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  Config c;
+  c.text = ss.str();
+  toml::table t;
+  try {
+    t = toml::parse(c.text, path);
+  } catch (const toml::parse_error& e) {
+    throw ConfigError(fmt::format("{}:{}:{}: {}", path, e.source().begin.line, e.source().begin.column, e.description()));
+  }
+  auto where = [&](const toml::node& n, const std::string& key) {
+    return fmt::format("{}:{}:{}: {}", path, n.source().begin.line, n.source().begin.column, key);
+  };
+  for (auto& [section, node] : t) {
+    const std::string sec(section.str());
+    const toml::table* tbl = node.as_table();
+    if (!tbl) throw ConfigError(where(node, sec) + " must be a table ([" + sec + "])");
+    for (auto& [k, v] : *tbl) {
+      const std::string key(k.str());
+      auto str = [&]() {
+        if (!v.is_string()) throw ConfigError(where(v, sec + "." + key) + " must be a string");
+        return std::string(*v.value<std::string>());
+      };
+      if (sec == "rules") {
+        bool known = false;
+        for (const Rule* r : all_rules()) known |= key == r->info().id || key == r->info().name;
+        if (!known) throw ConfigError(where(v, "rules." + key) + " names no rule (see docs/rules/README.md)");
+        c.rule_severity[key] = severity_named(str(), where(v, "rules." + key));
+      } else if (sec == "gate" && key == "unknown") {
+        c.unknown_severity = severity_named(str(), where(v, "gate.unknown"));
+      } else if (sec == "solver" && key == "engine") {
+        try {
+          c.engine = engine_from_name(str());
+        } catch (const std::invalid_argument& e) {
+          throw ConfigError(where(v, "solver.engine") + ": " + e.what());
+        }
+      } else if (sec == "solver" && key == "timeout-ms") {
+        auto n = v.value<int64_t>();
+        if (!n || *n < 1 || *n > 3600000) throw ConfigError(where(v, "solver.timeout-ms") + " must be an integer in [1, 3600000]");
+        c.limits.timeout_ms = static_cast<unsigned>(*n);
+      } else {
+        throw ConfigError(where(v, sec + "." + key) + " is not a known setting");
+      }
+    }
+  }
+  return c;
+}
+
+}  // namespace lp::rules

@@ -1,0 +1,41 @@
+#pragma once
+// The configuration a repository keeps in `.layoutproof.toml`:
+//
+//   [rules]
+//   bank-conflict = "warning"      # by name or id; "error" | "warning" | "note" | "off"
+//   [solver]
+//   engine = "auto"                # auto | z3 | enum | f2
+//   timeout-ms = 20000
+//   [gate]
+//   unknown = "error"              # severity of undecided proofs; "off" ignores them
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "analyzer/diag/Diagnostic.h"
+#include "report/Finding.h"
+#include "solver/Result.h"
+
+namespace lp::rules {
+
+class ConfigError : public std::runtime_error {
+ public:
+  explicit ConfigError(const std::string& what) : std::runtime_error(what) {}
+};
+
+struct Config {
+  std::map<std::string, std::optional<Severity>> rule_severity;  ///< by id or name; nullopt = off
+  std::optional<Severity> unknown_severity = Severity::Error;      ///< nullopt = unknowns ignored
+  Engine engine = Engine::Auto;
+  SolverLimits limits;
+  std::string text;  ///< the file's text (part of the cache key)
+
+  /// The severity of `rule`'s findings: configured, else the rule's default; nullopt = off.
+  std::optional<Severity> severity_of(const report::RuleInfo& rule) const;
+};
+
+/// Parses a `.layoutproof.toml`; throws ConfigError naming the file, line and problem.
+Config load_config(const std::string& path);
+
+}  // namespace lp::rules

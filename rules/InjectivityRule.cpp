@@ -1,0 +1,76 @@
+// LP001 layout-injective: no two logical elements of a buffer share a physical place (smem
+// offset, TMEM lane/column, register of a thread). docs/rules/LP001.md
+#include "analyzer/ir/Print.h"
+#include "rules/Rule.h"
+#include "rules/RuleSupport.h"
+#include "solver/Injectivity.h"
+
+namespace lp::rules {
+
+namespace {
+
+class InjectivityRule : public Rule {
+ public:
+  const report::RuleInfo& info() const override {
+    static const report::RuleInfo kInfo{
+        "LP001", "layout-injective", "Two logical elements share one physical place",
+        "Every shared-memory, tensor-memory and register layout must map distinct logical elements to distinct "
+        "places; otherwise two threads write one element or a read returns the wrong value. Global layouts are "
+        "checked only when an annotation expects them to be injective (broadcast strides are legal there).",
+        "docs/rules/LP001.md", Severity::Error, {"correctness"}};
+    return kInfo;
+  }
+
+  void check(const FileContext& ctx, FindingSink& sink) const override {
+    for (const annotate::Statement& s : ctx.file.statements) {
+      std::string name;
+      if (auto* b = std::get_if<annotate::BufferDecl>(&s.body)) {
+        if (b->space == annotate::Space::Global) continue;
+        name = b->name.text;
+      } else if (auto* e = std::get_if<annotate::ExpectStmt>(&s.body)) {
+        if (e->kind != annotate::ExpectKind::Injective) continue;
+        const annotate::BufferDecl* b = ctx.graph.buffer(e->subject.text);
+        if (!b || b->space != annotate::Space::Global) continue;  // the others are checked at their declaration
+        name = e->subject.text;
+      } else {
+        continue;
+      }
+      auto named = ctx.graph.layout_of(name);
+      if (!named) continue;
+      auto r = prove_injective(named->layout, ctx.config.engine, ctx.config.limits, &named->params);
+      sink.obligation(s, named->loc, fmt::format("{} is injective", name), r.verdict == Verdict::Proven, r.time_ms);
+      if (r.verdict == Verdict::Unknown) {
+        sink.report(s, unknown_finding(named->loc, name + " is injective", r));
+        continue;
+      }
+      if (r.verdict != Verdict::Refuted) continue;
+      const auto& w = *r.witness;
+      const Layout inst = named->params.empty() ? named->layout : instantiate(named->layout, named->params, w.params);
+      std::string place;
+      for (size_t a = 0; a < w.image.size(); ++a)
+        place += fmt::format("{}{}={}", a ? ", " : "", inst.axes()[a].spelling(), w.image[a]);
+      report::Finding f = finding(named->loc, fmt::format("layout of '{}' is not injective: elements {} and {} share {}", name,
+                                                          w.index_a, w.index_b, place));
+      add_note(f, fmt::format("element {} has coordinate ({}), element {} has coordinate ({})", w.index_a,
+                              join(inst.split(w.index_a)), w.index_b, join(inst.split(w.index_b))));
+      if (!inst.replicas().empty())
+        add_note(f, fmt::format("as replica {} and replica {}", w.replica_a, w.replica_b));
+      if (!w.params.empty()) {
+        std::string ps;
+        for (size_t i = 0; i < w.params.size(); ++i)
+          ps += fmt::format("{}{}={}", i ? ", " : "", named->params.specs[i].name, w.params[i]);
+        add_note(f, "with " + ps);
+      }
+      f.counterexample = {{"indices", {w.index_a, w.index_b}}, {"image", w.image}, {"params", w.params}};
+      f.trace = {{named->loc, fmt::format("'{}' is declared with this layout", name)},
+                 {s.loc, fmt::format("elements {} and {} land on {}", w.index_a, w.index_b, place)}};
+      sink.report(s, std::move(f));
+    }
+  }
+};
+
+}  // namespace
+
+LP_REGISTER_RULE(InjectivityRule);
+
+}  // namespace lp::rules

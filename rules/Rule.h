@@ -1,0 +1,72 @@
+#pragma once
+// The rule framework, modelled on clang-tidy: one rule per file (rules/*Rule.cpp), each with a
+// stable id, a name, a docs page (docs/rules/<id>.md) and tests; a rule registers itself with
+// LP_REGISTER_RULE, so adding a rule is adding one file.
+//
+// A rule looks at one file's annotations (its statements and the buffer graph built from them)
+// and reports findings and the obligations it decided through a FindingSink, which applies the
+// statement's `allow` suppressions and the configured severity.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "report/Finding.h"
+#include "rules/BufferGraph.h"
+#include "rules/Config.h"
+
+namespace lp::rules {
+
+/// What a rule sees of one file.
+struct FileContext {
+  const annotate::ParseResult& file;
+  const BufferGraph& graph;
+  const Config& config;
+};
+
+/// Where a rule's results go. Findings on a statement that allows the rule are dropped; the
+/// severity comes from the configuration (or the rule's default), unknowns take the configured
+/// unknown severity; an "off" rule reports nothing, its unknowns included.
+class FindingSink {
+ public:
+  FindingSink(const report::RuleInfo& rule, const Config& config, std::vector<report::Finding>& findings,
+              std::vector<report::Obligation>& obligations);
+
+  /// Reports a finding about `stmt` (fills rule id, severity and fingerprint). An `allow` of
+  /// the rule on `stmt` or on `related` (the expectation that states the property, the buffer
+  /// the finding is about) drops it.
+  void report(const annotate::Statement& stmt, report::Finding finding,
+              std::initializer_list<const annotate::Statement*> related = {});
+  /// Reports a finding that belongs to no statement (a diagnostic of the file itself) with the
+  /// configured severity; a diagnostic that was only a warning stays a warning.
+  void report_at(const SourceLoc& loc, report::Finding finding, Severity diagnostic_severity);
+  /// Records a decided obligation (passed or not) for statistics and JUnit.
+  void obligation(const annotate::Statement& stmt, SourceLoc loc, std::string description, bool passed, double time_ms);
+
+ private:
+  const report::RuleInfo& rule_;
+  const Config& config_;
+  std::vector<report::Finding>& findings_;
+  std::vector<report::Obligation>& obligations_;
+};
+
+class Rule {
+ public:
+  virtual ~Rule() = default;
+  virtual const report::RuleInfo& info() const = 0;
+  virtual void check(const FileContext& ctx, FindingSink& sink) const = 0;
+};
+
+/// Every registered rule, ordered by id.
+const std::vector<const Rule*>& all_rules();
+
+namespace detail {
+struct Registration {
+  explicit Registration(std::unique_ptr<Rule> rule);
+};
+}  // namespace detail
+
+}  // namespace lp::rules
+
+#define LP_REGISTER_RULE(RuleClass) \
+  static const ::lp::rules::detail::Registration lp_rule_registration_##RuleClass{std::make_unique<RuleClass>()}

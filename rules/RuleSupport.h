@@ -1,0 +1,37 @@
+#pragma once
+// Small helpers the rules share: building findings, and saying counterexamples in user terms.
+#include <fmt/format.h>
+
+#include <string>
+#include <vector>
+
+#include "report/Finding.h"
+#include "solver/Result.h"
+
+namespace lp::rules {
+
+inline report::Finding finding(SourceLoc loc, std::string message) {
+  report::Finding f;
+  f.loc = std::move(loc);
+  f.message = std::move(message);
+  return f;
+}
+
+inline void add_note(report::Finding& f, std::string message, SourceLoc loc = {}) {
+  f.notes.push_back(Note{std::move(loc), std::move(message)});
+}
+
+inline std::string join(const std::vector<int64_t>& v, const char* sep = ",") {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += fmt::format("{}{}", i ? sep : "", v[i]);
+  return s;
+}
+
+/// An undecided proof: reported as unknown (the gate fails on it unless configured otherwise).
+inline report::Finding unknown_finding(SourceLoc loc, const std::string& what, const Outcome& o) {
+  report::Finding f = finding(std::move(loc), fmt::format("could not decide whether {}: {}", what, o.reason));
+  f.kind = report::FindingKind::Unknown;
+  return f;
+}
+
+}  // namespace lp::rules

@@ -1,0 +1,43 @@
+#pragma once
+// What a buffer's layout says about its swizzle, in the terms TMA and the MMA descriptors use:
+// the byte-address swizzle it amounts to, and the period of the absolute address bits it reads.
+#include <optional>
+
+#include "analyzer/ir/Layout.h"
+#include "hw/TmaSwizzle.h"
+
+namespace lp::rules {
+
+/// The layout's swizzle as a swizzle of byte addresses of `element_bytes`-byte elements: a
+/// byte swizzle as written, an element swizzle Sw<B,M,S> as Sw<B, M + log2(bytes), S>. Nullopt
+/// without a (non-identity) swizzle. Several swizzle stages: the outermost.
+inline std::optional<Swizzle> byte_swizzle_of(const Layout& l, int element_bytes) {
+  int shift = 0;
+  while ((1 << shift) < element_bytes) ++shift;
+  for (auto it = l.stages().rbegin(); it != l.stages().rend(); ++it) {
+    if (it->kind == Stage::Kind::AddOffset || it->swizzle.is_identity()) continue;
+    if (it->kind == Stage::Kind::ByteSwizzle) return it->swizzle;
+    return Swizzle(it->swizzle.bits(), it->swizzle.base() + shift, it->swizzle.shift());
+  }
+  return std::nullopt;
+}
+
+/// The byte swizzle a TMA or descriptor swizzle mode applies (nullopt for none).
+inline std::optional<Swizzle> byte_swizzle_of(hw::SmemSwizzle mode) {
+  if (mode == hw::SmemSwizzle::None) return std::nullopt;
+  return hw::cute_byte_swizzle(mode);
+}
+
+inline std::string swizzle_text(const std::optional<Swizzle>& s) {
+  if (!s) return "no swizzle";
+  return "Sw<" + std::to_string(s->bits()) + "," + std::to_string(s->base()) + "," + std::to_string(s->shift()) + ">";
+}
+
+/// Bytes after which the absolute-address pattern of a byte swizzle repeats.
+inline int64_t period_of(const Swizzle& s) {
+  int64_t mask = s.source_mask() | s.dest_mask();
+  int top = 63 - __builtin_clzll(static_cast<uint64_t>(mask | 1));
+  return int64_t{1} << (top + 1);
+}
+
+}  // namespace lp::rules

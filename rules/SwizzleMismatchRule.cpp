@@ -1,0 +1,67 @@
+// LP005 swizzle-mismatch: a TMA copy or an MMA descriptor touching a buffer uses the swizzle the
+// buffer's layout has. A TMA that writes one pattern and a wgmma that reads another computes
+// with scrambled operands, silently. docs/rules/LP005.md
+#include "rules/Rule.h"
+#include "rules/RuleSupport.h"
+#include "rules/SwizzleFacts.h"
+
+namespace lp::rules {
+
+namespace {
+
+class SwizzleMismatchRule : public Rule {
+ public:
+  const report::RuleInfo& info() const override {
+    static const report::RuleInfo kInfo{
+        "LP005", "swizzle-mismatch", "A TMA copy or MMA descriptor disagrees with the buffer's swizzle",
+        "TMA writes shared memory with the swizzle mode of its tensor map, and wgmma/tcgen05 read it with the "
+        "swizzle field of their descriptor. Both must equal the swizzle the buffer's layout declares (as a "
+        "byte-address swizzle: 128B is Sw<3,4,3> on bytes, Sw<3,3,3> on 16-bit elements), or the data is "
+        "permuted between writer and reader.",
+        "docs/rules/LP005.md", Severity::Error, {"correctness"}};
+    return kInfo;
+  }
+
+  void check(const FileContext& ctx, FindingSink& sink) const override {
+    for (const annotate::Statement& s : ctx.file.statements) {
+      auto* buf = std::get_if<annotate::BufferDecl>(&s.body);
+      if (!buf || !buf->layout || !buf->dtype) continue;
+      const std::optional<Swizzle> declared = byte_swizzle_of(buf->layout->parsed.layout, buf->dtype->bits / 8);
+      for (const annotate::Statement* user : ctx.graph.users(buf->name.text)) {
+        std::optional<hw::SmemSwizzle> mode;
+        SourceLoc where;
+        std::string who;
+        if (auto* t = std::get_if<annotate::TmaDecl>(&user->body)) {
+          mode = t->swizzle.mode;
+          where = t->swizzle.loc;
+          who = t->direction == annotate::TmaDirection::Load ? "TMA load" : "TMA store";
+        } else if (auto* d = std::get_if<annotate::DescDecl>(&user->body)) {
+          mode = d->swizzle.mode;
+          where = d->swizzle.loc;
+          who = d->kind == annotate::DescKind::Wgmma ? "wgmma descriptor" : "tcgen05 descriptor";
+        } else {
+          continue;
+        }
+        const std::optional<Swizzle> used = byte_swizzle_of(*mode);
+        const bool same = declared.has_value() == used.has_value() && (!declared || *declared == *used);
+        sink.obligation(*user, where, fmt::format("{} of '{}' uses its layout's swizzle", who, buf->name.text), same, 0);
+        if (same) continue;
+        report::Finding f = finding(
+            where, fmt::format("{} of '{}' uses the {} swizzle ({} on byte addresses), but the layout of '{}' has {}", who,
+                               buf->name.text, hw::swizzle_name(*mode), swizzle_text(used), buf->name.text,
+                               declared ? swizzle_text(declared) + " on byte addresses" : "no swizzle"));
+        f.counterexample = {{"buffer", buf->name.text}, {"operation_swizzle", std::string(hw::swizzle_name(*mode))},
+                            {"layout_byte_swizzle", swizzle_text(declared)}};
+        f.trace = {{buf->layout->loc, fmt::format("'{}' is laid out with {}", buf->name.text, swizzle_text(declared))},
+                   {where, fmt::format("the {} applies {}", who, swizzle_text(used))}};
+        sink.report(*user, std::move(f), {&s});
+      }
+    }
+  }
+};
+
+}  // namespace
+
+LP_REGISTER_RULE(SwizzleMismatchRule);
+
+}  // namespace lp::rules

@@ -1,0 +1,98 @@
+// The checker over real directory trees: which files it reads, how it treats broken trees, and
+// that caching and parallelism change nothing but time.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "rules/Checker.h"
+#include "rules/TempTree.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kBug = "smem sD : f32 = (_32,_33):(_32,_1)\n";
+
+std::vector<std::string> summary(const lp::report::CheckRun& run) {
+  std::vector<std::string> s;
+  for (const auto& f : run.findings) {
+    auto [line, col] = f.loc.source ? lp::line_col_of(*f.loc.source, f.loc.offset) : std::pair<size_t, size_t>{0, 0};
+    s.push_back(lp::report::file_of(f.loc) + ":" + std::to_string(line) + ":" + std::to_string(col) + " " + f.rule_id +
+                " " + f.message + " " + f.counterexample.dump() + " " + f.fingerprint);
+  }
+  std::sort(s.begin(), s.end());
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("annotations in C++, CUDA and Python comments are found; other files are not read", "[checker]") {
+  lp::test::TempTree t;
+  t.write("a/kernel.cu", std::string("// layoutproof: ") + kBug + "int main() { return 0; }\n");
+  t.write("a/b/model.py", std::string("x = 1  # layoutproof: ") + kBug);
+  t.write("a/notes.txt", std::string("layoutproof: ") + kBug);
+  t.write("a/clean.cpp", "// layoutproof: smem ok : f32 = (_32,_33):(_33,_1)\n");
+  lp::rules::CheckOptions opt;
+  auto run = lp::rules::check_paths({t.path("a")}, opt);
+  CHECK(run.files.size() == 3);
+  CHECK(run.findings.size() == 2);
+  for (const auto& f : run.findings) CHECK(f.rule_id == "LP001");
+}
+
+TEST_CASE("missing paths, dangling links and symlink loops are findings, never hangs", "[checker]") {
+  lp::test::TempTree t;
+  t.write("tree/x.lp", kBug);
+  fs::create_directory_symlink(t.path("tree"), t.path("tree/loop"));
+  fs::create_symlink(t.path("tree/nowhere.lp"), t.path("tree/dangling.lp"));
+  lp::rules::CheckOptions opt;
+  auto run = lp::rules::check_paths({t.path("tree"), t.path("missing")}, opt);
+  CHECK(run.files == std::vector<std::string>{t.path("tree/x.lp")});
+  std::string all;
+  for (const auto& f : run.findings) all += f.rule_id + " " + f.message + "\n";
+  INFO(all);
+  CHECK(all.find("missing: no such file or directory") != std::string::npos);
+  CHECK(all.find("dangling symbolic link") != std::string::npos);
+  CHECK(all.find("LP001") != std::string::npos);
+}
+
+TEST_CASE("a warm cache and parallel checking give the same findings as a cold serial run", "[checker]") {
+  lp::test::TempTree t;
+  for (int i = 0; i < 12; ++i)
+    t.write("src/f" + std::to_string(i) + ".lp",
+            i % 3 == 0 ? std::string(kBug)
+                       : "smem sA : f16 = (_64,_64):(_64,_1) align 1024\n"
+                         "access sA ldmatrix.x4 lanes (_16,_2,_4,_4):(_1@0,_8@1,_16@0,_16@1)\n");
+  lp::rules::CheckOptions serial;
+  serial.jobs = 1;
+  auto reference = summary(lp::rules::check_paths({t.path("src")}, serial));
+  CHECK(reference.size() == 12);
+  lp::rules::CheckOptions cached;
+  cached.jobs = 4;
+  cached.cache_dir = t.path("cache");
+  auto cold = summary(lp::rules::check_paths({t.path("src")}, cached));
+  size_t entries = 0;
+  for (auto& e : fs::directory_iterator(t.path("cache"))) entries += e.path().extension() == ".json";
+  CHECK(entries == 12);
+  auto warm = summary(lp::rules::check_paths({t.path("src")}, cached));
+  CHECK(cold == reference);
+  CHECK(warm == reference);
+  // An edited file misses the cache; a damaged entry is recomputed.
+  t.write("src/f1.lp", kBug);
+  for (auto& e : fs::directory_iterator(t.path("cache"))) std::ofstream(e.path()) << "{not json";
+  auto after = summary(lp::rules::check_paths({t.path("src")}, cached));
+  CHECK(after.size() == 12);
+  CHECK(std::count_if(after.begin(), after.end(), [](const std::string& s) { return s.find("LP001") != std::string::npos; }) == 5);
+}
+
+TEST_CASE("binary and empty files are handled", "[checker]") {
+  lp::test::TempTree t;
+  t.write("d/empty.cu", "");
+  t.write("d/blob.lp", std::string("\x7f" "ELF\0\0\0\x01\x02", 9) + std::string(100, '\0'));
+  lp::rules::CheckOptions opt;
+  auto run = lp::rules::check_paths({t.path("d")}, opt);
+  CHECK(run.files.size() == 2);
+  std::string all;
+  for (const auto& f : run.findings) all += f.message + "\n";
+  INFO(all);
+  CHECK(all.find("binary") != std::string::npos);
+}

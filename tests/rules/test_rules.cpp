@@ -1,0 +1,211 @@
+// Each rule on a planted bug (found at the exact line and column, with the counterexample the
+// hardware data or the algebra fixes independently) and on the corrected code (no finding).
+#include <catch2/catch.hpp>
+
+#include "rules/Checker.h"
+#include "rules/TempTree.h"
+
+namespace {
+
+using lp::report::CheckRun;
+using lp::report::Finding;
+
+CheckRun check_text(const std::string& text, lp::rules::Config config = {}) {
+  lp::test::TempTree tree;
+  std::string path = tree.write("case.lp", text);
+  lp::rules::CheckOptions opt;
+  opt.config = std::move(config);
+  opt.jobs = 1;
+  return lp::rules::check_paths({path}, opt);
+}
+
+std::vector<const Finding*> of_rule(const CheckRun& run, const std::string& id) {
+  std::vector<const Finding*> out;
+  for (const Finding& f : run.findings)
+    if (f.rule_id == id) out.push_back(&f);
+  return out;
+}
+
+// Line and column of a finding.
+std::pair<size_t, size_t> at(const Finding& f) { return lp::line_col_of(*f.loc.source, f.loc.offset); }
+
+std::string all_messages(const CheckRun& run) {
+  std::string s;
+  for (const Finding& f : run.findings) s += f.rule_id + ": " + f.message + "\n";
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("LP002 bank-conflict: the measured 32-wavefront ldmatrix pattern, and its swizzled fix", "[rules]") {
+  // shared/hw row A_f16_r64_sw033_r0c0_ldsmA: 32 wavefronts measured; Swizzle<3,3,3>: 4.
+  CheckRun bad = check_text("smem sA : f16 = (_64,_64):(_64,_1) align 1024\n"
+                            "access a1: sA ldmatrix.x4 lanes (_16,_2,_4,_4):(_1@0,_8@1,_16@0,_16@1)\n");
+  auto f = of_rule(bad, "LP002");
+  REQUIRE(f.size() == 1);
+  CHECK(at(*f[0]) == std::pair<size_t, size_t>{2, 1});
+  CHECK(f[0]->message == "ldmatrix.x4 on 'sA' has bank conflicts: 32 wavefronts where 4 are ideal");
+  CHECK(f[0]->counterexample["wavefronts"] == 32);
+  CHECK(f[0]->counterexample["bank"] == 0);
+  CHECK(f[0]->counterexample["addresses"] == nlohmann::json::array({0, 128}));
+  CheckRun good = check_text("smem sA : f16 = Sw<3,3,3> o _0 o (_64,_64):(_64,_1) align 1024\n"
+                             "access a1: sA ldmatrix.x4 lanes (_16,_2,_4,_4):(_1@0,_8@1,_16@0,_16@1)\n");
+  INFO(all_messages(good));
+  CHECK(good.findings.empty());
+  CHECK(good.obligations.size() >= 2);
+  // A known cost can be accepted explicitly, and is then held to.
+  CheckRun bounded = check_text("smem sA : f16 = (_64,_64):(_64,_1) align 1024\n"
+                                "access a1: sA ldmatrix.x4 lanes (_16,_2,_4,_4):(_1@0,_8@1,_16@0,_16@1)\n"
+                                "expect a1 wavefronts <= 32\n");
+  CHECK(of_rule(bounded, "LP002").empty());
+  CheckRun tight = check_text("smem sA : f16 = (_64,_64):(_64,_1) align 1024\n"
+                              "access a1: sA ldmatrix.x4 lanes (_16,_2,_4,_4):(_1@0,_8@1,_16@0,_16@1)\n"
+                              "expect a1 wavefronts <= 16\n");
+  REQUIRE(of_rule(tight, "LP002").size() == 1);
+  CHECK(of_rule(tight, "LP002")[0]->message == "ldmatrix.x4 on 'sA' needs 32 wavefronts, more than the 16 expected");
+}
+
+TEST_CASE("LP002 bank-conflict: an access outside the buffer is a finding, not a crash", "[rules]") {
+  CheckRun r = check_text("smem sA : f16 = (_64,_64):(_64,_1) align 1024\n"
+                          "access sA ldmatrix.x4 lanes (_16,_2,_4,_8):(_1@0,_8@1,_16@0,_8@1)\n");
+  auto f = of_rule(r, "LP002");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0]->message.find("outside [0, 64)") != std::string::npos);
+  CHECK(at(*f[0]) == std::pair<size_t, size_t>{2, 29});  // the lane map
+}
+
+TEST_CASE("LP001 layout-injective: overlapping rows, and the replicated register tile of seed 001", "[rules]") {
+  CheckRun bad = check_text("smem sD : f32 = (_32,_33):(_32,_1)\n");
+  auto f = of_rule(bad, "LP001");
+  REQUIRE(f.size() == 1);
+  CHECK(at(*f[0]) == std::pair<size_t, size_t>{1, 17});
+  // Element 1 is (1,0) -> 32 and element 1024 is (0,32) -> 32: found independently by hand.
+  CHECK(f[0]->counterexample["image"] == nlohmann::json::array({32}));
+  CheckRun good = check_text("smem sD : f32 = (_32,_33):(_33,_1)\n"
+                             "regs t = S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid\n"
+                             "regs acc = fragment wgmma.m64n64k16.f32.C\n");
+  INFO(all_messages(good));
+  CHECK(good.findings.empty());
+  // Parameters: a pitch of 48 for 64 columns overlaps rows for every M >= 2.
+  CheckRun param = check_text("param M = 64..4096 % 64\nsmem sP : f16 = (M,_64):(_48,_1)\n");
+  REQUIRE(of_rule(param, "LP001").size() == 1);
+  CHECK(of_rule(param, "LP001")[0]->message.find("is not injective") != std::string::npos);
+}
+
+TEST_CASE("LP003 algebra-legality: CuTe's wrong composition, and a documented bug kept on purpose", "[rules]") {
+  CheckRun bad = check_text("compose bad = `(_6,_6):(_1,_7)` o `_4:_4`\n");
+  auto f = of_rule(bad, "LP003");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0]->message.find("wrong at 2 of 4 points") != std::string::npos);
+  CHECK(f[0]->counterexample["expected"] == "9");  // A(B(2)) = A(8) = 2 + 7*1 = 9
+  CHECK(f[0]->counterexample["actual"] == "7");
+  CheckRun kept = check_text("compose bad = `(_6,_6):(_1,_7)` o `_4:_4`\nexpect bad illegal\n");
+  CHECK(of_rule(kept, "LP003").empty());
+  CheckRun wrong_expectation = check_text("compose ok = `(_8,_8):(_8,_1)` o `_16:_4`\nexpect ok illegal\n");
+  REQUIRE(of_rule(wrong_expectation, "LP003").size() == 1);
+  CHECK(of_rule(wrong_expectation, "LP003")[0]->message.find("expected to be illegal") != std::string::npos);
+}
+
+TEST_CASE("LP004 replica-coverage: three replicas miss the last warp's TMEM lanes", "[rules]") {
+  CheckRun bad = check_text("tmem sf = S[(32,4):(1@TLane,1@TCol)] + R[3:32@TLane]\ncovers sf TLane=0..127\n");
+  auto f = of_rule(bad, "LP004");
+  REQUIRE(f.size() == 1);
+  CHECK(at(*f[0]) == std::pair<size_t, size_t>{2, 1});
+  int64_t lane = f[0]->counterexample["uncovered"][0];
+  CHECK(lane >= 96);
+  CHECK(lane <= 127);
+  CheckRun good = check_text("tmem sf = S[(32,4):(1@TLane,1@TCol)] + R[4:32@TLane]\ncovers sf TLane=0..127, TCol=0..3\n");
+  CHECK(good.findings.empty());
+}
+
+TEST_CASE("LP005/LP007/LP008: TMA and descriptor swizzles, base alignment and box limits", "[rules]") {
+  CheckRun bad = check_text("smem sB : f16 = Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1) align 128\n"
+                            "tma load tb: sB box (64, 8) swizzle 64B\n"
+                            "tma load tw: sB box (128, 8) swizzle 128B\n");
+  auto mismatch = of_rule(bad, "LP005");
+  REQUIRE(mismatch.size() == 1);
+  CHECK(at(*mismatch[0]) == std::pair<size_t, size_t>{2, 37});
+  auto align = of_rule(bad, "LP007");
+  REQUIRE(align.size() == 1);
+  CHECK(align[0]->message == "'sB' is aligned to 128 bytes, but its byte-address swizzle repeats every 1024 bytes");
+  // 64 f16 = 128 bytes is wider than the 64B span, 128 f16 = 256 bytes than the 128B span.
+  auto box = of_rule(bad, "LP008");
+  REQUIRE(box.size() == 2);
+  CHECK(at(*box[0]) == std::pair<size_t, size_t>{2, 21});
+  CHECK(at(*box[1]) == std::pair<size_t, size_t>{3, 21});
+  CHECK(box[1]->message == "TMA box of 'sB': inner box dimension is 256 bytes; swizzle 128B allows at most 128");
+  // The same pattern as element swizzle Sw<3,3,3> on f16 is the 128B TMA swizzle too.
+  CheckRun good = check_text("smem sB : f16 = Sw<3,3,3> o _0 o (_8,_64):(_64,_1) align 1024\n"
+                             "tma load tb: sB box (64, 8) swizzle 128B\n"
+                             "wgmma desc d: sB swizzle 128B major K\n");
+  INFO(all_messages(good));
+  CHECK(good.findings.empty());
+}
+
+TEST_CASE("LP006 byte-swizzle-on-elements (cutlass#2634)", "[rules]") {
+  CheckRun bad = check_text("smem sB : f16 = Sw<3,4,3> o _0 o (_8,_64):(_64,_1) align 1024\n");
+  auto f = of_rule(bad, "LP006");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0]->severity == lp::Severity::Warning);
+  CHECK(of_rule(check_text("smem sB : u8 = Sw<3,4,3> o _0 o (_8,_128):(_128,_1) align 1024\n"), "LP006").empty());
+}
+
+TEST_CASE("LP000 annotation-syntax: a malformed statement is a finding at its column", "[rules]") {
+  CheckRun r = check_text("smem sE : f16 = (_64,_64):(_64,_1) align 1024 extra\n");
+  auto f = of_rule(r, "LP000");
+  REQUIRE(f.size() == 1);
+  CHECK(at(*f[0]) == std::pair<size_t, size_t>{1, 47});
+  CHECK(f[0]->kind == lp::report::FindingKind::Invalid);
+}
+
+TEST_CASE("suppressions need the rule's name and silence exactly that rule on that statement", "[rules]") {
+  const std::string bug = "smem sA : f16 = (_64,_64):(_64,_1) align 1024\n";
+  const std::string acc = "access a1: sA ldmatrix.x4 lanes (_16,_2,_4,_4):(_1@0,_8@1,_16@0,_16@1)\n";
+  CHECK(of_rule(check_text(bug + "allow bank-conflict \"epilogue only, measured at 1%\"\n" + acc), "LP002").empty());
+  CHECK(of_rule(check_text(bug + "allow lp002 \"by id\"\n" + acc), "LP002").empty());
+  CHECK(of_rule(check_text(bug + "allow layout-injective \"other rule\"\n" + acc), "LP002").size() == 1);
+  CHECK(of_rule(check_text(bug + "allow bank-conflict \"only the next statement\"\nsmem sZ : f16 = (_8,_8):(_8,_1)\n" + acc),
+                "LP002")
+            .size() == 1);
+}
+
+TEST_CASE("an allow on the expectation that states the property counts", "[rules]") {
+  const std::string base = "smem sA : f16 = (_64,_64):(_64,_1) align 1024\n"
+                           "access a1: sA ldmatrix.x4 lanes (_16,_2,_4,_4):(_1@0,_8@1,_16@0,_16@1)\n";
+  CHECK(of_rule(check_text(base + "expect a1 wavefronts <= 4 ; allow bank-conflict \"known, epilogue only\"\n"), "LP002").empty());
+  CHECK(of_rule(check_text(base + "expect a1 wavefronts <= 4\n"), "LP002").size() == 1);
+  // Buffer-level rules honour an allow on the buffer's declaration.
+  CHECK(of_rule(check_text("allow swizzle-mismatch \"the descriptor is rebuilt per stage\"\n"
+                           "smem sC : f16 = (_8,_64):(_64,_1) align 1024\nwgmma desc dc: sC swizzle 64B\n"),
+                "LP005")
+            .empty());
+}
+
+TEST_CASE("configured severities and unknowns", "[rules]") {
+  const std::string text = "smem sA : f16 = (_64,_64):(_64,_1) align 1024\n"
+                           "access a1: sA ldmatrix.x4 lanes (_16,_2,_4,_4):(_1@0,_8@1,_16@0,_16@1)\n";
+  lp::rules::Config warn;
+  warn.rule_severity["bank-conflict"] = lp::Severity::Warning;
+  REQUIRE(of_rule(check_text(text, warn), "LP002").size() == 1);
+  CHECK(of_rule(check_text(text, warn), "LP002")[0]->severity == lp::Severity::Warning);
+  lp::rules::Config off;
+  off.rule_severity["LP002"] = std::nullopt;
+  CHECK(of_rule(check_text(text, off), "LP002").empty());
+  // A proof the solver cannot finish is unknown: reported (and failing) by default, never proven.
+  lp::rules::Config tiny;
+  tiny.engine = lp::Engine::Enum;
+  tiny.limits.max_enumeration = 16;
+  CheckRun u = check_text("smem sX : f32 = (_64,_64):(_64,_1)\n", tiny);
+  auto f = of_rule(u, "LP001");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0]->kind == lp::report::FindingKind::Unknown);
+  CHECK(f[0]->severity == lp::Severity::Error);
+  tiny.unknown_severity = std::nullopt;
+  CHECK(check_text("smem sX : f32 = (_64,_64):(_64,_1)\n", tiny).findings.empty());
+  // A rule that is off reports nothing, not even its unknowns.
+  lp::rules::Config tiny_off;
+  tiny_off.engine = lp::Engine::Enum;
+  tiny_off.limits.max_enumeration = 16;
+  tiny_off.rule_severity["layout-injective"] = std::nullopt;
+  CHECK(check_text("smem sX : f32 = (_64,_64):(_64,_1)\n", tiny_off).findings.empty());
+}
