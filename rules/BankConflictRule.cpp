@@ -110,10 +110,16 @@ class BankConflictRule : public Rule {
                             join(w.words, ", ")));
     if (access.base_period() > access.base_align())
       add_note(f, fmt::format("with the buffer's base at offset {} (alignment {} bytes)", w.base, access.base_align()));
+    // Everything a report or a GPU replay needs to redo the access: all 32 lane addresses of the
+    // worst instruction, the instruction, the architecture, and the layouts as written.
     f.counterexample = {{"lanes", {w.lane_a, w.lane_b}}, {"issue", w.issue},      {"coordinates", {w.coord_a, w.coord_b}},
                         {"addresses", {w.address_a, w.address_b}},                 {"bank", w.bank},
                         {"words", w.words}, {"wavefronts", w.wavefronts},        {"ideal", w.ideal},
-                        {"base", w.base},   {"instruction", std::string(acc.instr->name)}};
+                        {"base", w.base},   {"instruction", std::string(acc.instr->name)},
+                        {"arch", std::string(access.arch().name)},
+                        {"lane_addresses", access.addresses(w.issue, w.base)},
+                        {"smem_layout", buf.layout->text},                        {"lanes_layout", acc.lanes.text},
+                        {"dtype", buf.dtype->name}};
     f.trace = {{buf.layout->loc, fmt::format("'{}' places its elements like this", buf.name.text)},
                {acc.lanes.loc, fmt::format("lanes {} and {} address coordinates ({}) and ({})", w.lane_a, w.lane_b,
                                            join(w.coord_a), join(w.coord_b))},

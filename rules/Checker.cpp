@@ -79,15 +79,26 @@ FileResult from_json(const json& j, const std::shared_ptr<const SourceText>& src
   return r;
 }
 
+// The running build's identity: results computed by other rule code must not be reused, even
+// under the same version number (a developer's rebuilt binary).
+std::string build_stamp() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return kToolVersion;
+  auto size = fs::file_size(self, ec);
+  auto time = fs::last_write_time(self, ec).time_since_epoch().count();
+  return ec ? std::string(kToolVersion) : fmt::format("{}:{}:{}:{}", kToolVersion, self.string(), size, time);
+}
+
 std::string cache_key(const std::string& path, const std::string& text, const Config& config) {
+  static const std::string stamp = build_stamp();
   XXH3_state_t* st = XXH3_createState();
   XXH3_128bits_reset(st);
-  for (const std::string* part : {&path, &text, &config.text}) {
+  for (const std::string* part : {&path, &text, &config.text, &stamp}) {
     uint64_t n = part->size();
     XXH3_128bits_update(st, &n, sizeof n);
     XXH3_128bits_update(st, part->data(), part->size());
   }
-  XXH3_128bits_update(st, kToolVersion, std::char_traits<char>::length(kToolVersion));
   int engine = static_cast<int>(config.engine);
   XXH3_128bits_update(st, &engine, sizeof engine);
   XXH128_hash_t h = XXH3_128bits_digest(st);

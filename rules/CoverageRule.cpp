@@ -8,6 +8,8 @@ namespace lp::rules {
 
 namespace {
 
+using json = nlohmann::json;
+
 class CoverageRule : public Rule {
  public:
   const report::RuleInfo& info() const override {
@@ -57,7 +59,12 @@ class CoverageRule : public Rule {
           ps += fmt::format("{}{}={}", i ? ", " : "", named->params.specs[i].name, r.witness->params[i]);
         add_note(f, "with " + ps);
       }
-      f.counterexample = {{"uncovered", r.witness->uncovered}, {"params", r.witness->params}};
+      json target_json = json::array();
+      for (const annotate::AxisRangeExpr& rg : e->ranges) target_json.push_back({{"axis", rg.axis.text}, {"lo", rg.lo.value}, {"hi", rg.hi.value}});
+      f.counterexample = {{"uncovered", r.witness->uncovered}, {"params", r.witness->params}, {"target", target_json},
+                          {"layout", ctx.graph.buffer(e->subject.text) && ctx.graph.buffer(e->subject.text)->layout
+                                         ? ctx.graph.buffer(e->subject.text)->layout->text
+                                         : std::string()}};
       f.trace = {{named->loc, "the layout and its replicas"}, {s.loc, "the target that must be covered"}};
       sink.report(s, std::move(f));
     }

@@ -9,6 +9,15 @@ namespace lp::rules {
 
 namespace {
 
+// The instance that was refuted, in a notation the tools read back (CuTe where it can say it).
+std::string print_cute_or_tirx(const Layout& l) {
+  try {
+    return print_cute(l).text;
+  } catch (const ConversionError&) {
+    return print_tirx(l).text;
+  }
+}
+
 class InjectivityRule : public Rule {
  public:
   const report::RuleInfo& info() const override {
@@ -61,7 +70,15 @@ class InjectivityRule : public Rule {
           ps += fmt::format("{}{}={}", i ? ", " : "", named->params.specs[i].name, w.params[i]);
         add_note(f, "with " + ps);
       }
-      f.counterexample = {{"indices", {w.index_a, w.index_b}}, {"image", w.image}, {"params", w.params}};
+      std::vector<std::string> axes;
+      for (const Axis& a : inst.axes()) axes.push_back(a.spelling());
+      f.counterexample = {{"indices", {w.index_a, w.index_b}},
+                          {"coordinates", {inst.split(w.index_a), inst.split(w.index_b)}},
+                          {"image", w.image},
+                          {"axes", axes},
+                          {"params", w.params},
+                          {"layout", print_cute_or_tirx(inst)},
+                          {"size", inst.size()}};
       f.trace = {{named->loc, fmt::format("'{}' is declared with this layout", name)},
                  {s.loc, fmt::format("elements {} and {} land on {}", w.index_a, w.index_b, place)}};
       sink.report(s, std::move(f));
