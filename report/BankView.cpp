@@ -1,0 +1,48 @@
+#include "report/BankView.h"
+
+#include <algorithm>
+
+#include "report/FindingsDoc.h"
+
+namespace lp::report {
+
+std::vector<int> BankView::banks_of(int lane) const {
+  const int64_t a = addresses[static_cast<size_t>(lane)];
+  std::vector<int> banks;
+  for (int64_t w = a / arch->bank_bytes; w <= (a + instr->bytes - 1) / arch->bank_bytes; ++w)
+    banks.push_back(static_cast<int>(w % arch->banks));
+  std::sort(banks.begin(), banks.end());
+  banks.erase(std::unique(banks.begin(), banks.end()), banks.end());
+  return banks;
+}
+
+bool BankView::in_worst_phase(int lane) const {
+  const auto& l = phase().lanes;
+  return std::find(l.begin(), l.end(), lane) != l.end();
+}
+
+BankView bank_view(const nlohmann::json& ce) {
+  auto instr = ce.find("instruction");
+  auto addrs = ce.find("lane_addresses");
+  if (instr == ce.end() || !instr->is_string()) throw ReportInputError("the counterexample names no instruction");
+  if (addrs == ce.end() || !addrs->is_array() || addrs->size() != hw::kWarpLanes)
+    throw ReportInputError("the counterexample has no 32 lane_addresses");
+  BankView v;
+  for (const auto& a : *addrs) {
+    if (!a.is_number_integer()) throw ReportInputError("lane_addresses must be integers");
+    v.addresses.push_back(a.get<int64_t>());
+  }
+  auto arch = ce.find("arch");
+  v.arch = &hw::arch_by_name(arch != ce.end() && arch->is_string() ? arch->get<std::string>() : "sm_90");
+  v.instr = &hw::smem_instr(instr->get<std::string>());
+  v.cost = hw::smem_access_cost(*v.arch, *v.instr, v.addresses);
+  for (size_t k = 1; k < v.cost.phases.size(); ++k)
+    if (v.cost.phases[k].wavefronts > v.cost.phases[v.worst].wavefronts) v.worst = k;
+  for (int lane : v.phase().lanes) {
+    auto b = v.banks_of(lane);
+    if (std::find(b.begin(), b.end(), v.phase().bank) != b.end()) v.colliding.push_back(lane);
+  }
+  return v;
+}
+
+}  // namespace lp::report

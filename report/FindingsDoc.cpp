@@ -1,0 +1,70 @@
+#include "report/FindingsDoc.h"
+
+#include <fmt/format.h>
+
+namespace lp::report {
+
+namespace {
+
+using nlohmann::json;
+
+// A string field: absent or null reads as "", any other non-string is an error.
+std::string str_field(const json& o, const char* key, const std::string& where) {
+  auto it = o.find(key);
+  if (it == o.end() || it->is_null()) return {};
+  if (!it->is_string()) throw ReportInputError(fmt::format("{}: \"{}\" must be a string", where, key));
+  return it->get<std::string>();
+}
+
+int64_t int_field(const json& o, const char* key, const std::string& where) {
+  auto it = o.find(key);
+  if (it == o.end() || it->is_null()) return 0;
+  if (!it->is_number_integer()) throw ReportInputError(fmt::format("{}: \"{}\" must be an integer", where, key));
+  return it->get<int64_t>();
+}
+
+}  // namespace
+
+FindingsDoc parse_findings_doc(std::string_view text, const std::string& name) {
+  json root;
+  try {
+    root = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw ReportInputError(fmt::format("{}: not valid JSON (byte {}): {}", name, e.byte, e.what()));
+  }
+  if (!root.is_object()) throw ReportInputError(name + ": expected a JSON object from `layoutproof check --format json`");
+  auto fs = root.find("findings");
+  if (fs == root.end() || !fs->is_array()) throw ReportInputError(name + ": has no \"findings\" array");
+  FindingsDoc doc;
+  for (size_t i = 0; i < fs->size(); ++i) {
+    const json& f = (*fs)[i];
+    const std::string where = fmt::format("{}: findings[{}]", name, i);
+    if (!f.is_object()) throw ReportInputError(where + ": must be an object");
+    DocFinding d;
+    d.rule = str_field(f, "rule", where);
+    d.severity = str_field(f, "severity", where);
+    d.kind = str_field(f, "kind", where);
+    d.file = str_field(f, "file", where);
+    d.message = str_field(f, "message", where);
+    d.line = int_field(f, "line", where);
+    d.column = int_field(f, "column", where);
+    if (auto n = f.find("notes"); n != f.end() && !n->is_null()) {
+      if (!n->is_array()) throw ReportInputError(where + ": \"notes\" must be an array");
+      for (size_t k = 0; k < n->size(); ++k) {
+        const json& nj = (*n)[k];
+        const std::string nw = fmt::format("{}.notes[{}]", where, k);
+        if (!nj.is_object()) throw ReportInputError(nw + ": must be an object");
+        d.notes.push_back({str_field(nj, "file", nw), int_field(nj, "line", nw), int_field(nj, "column", nw),
+                           str_field(nj, "message", nw)});
+      }
+    }
+    if (auto c = f.find("counterexample"); c != f.end() && !c->is_null()) {
+      if (!c->is_object()) throw ReportInputError(where + ": \"counterexample\" must be an object");
+      d.counterexample = *c;
+    }
+    doc.findings.push_back(std::move(d));
+  }
+  return doc;
+}
+
+}  // namespace lp::report

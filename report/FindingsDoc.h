@@ -1,0 +1,41 @@
+#pragma once
+// The findings JSON of `layoutproof check --format json` (docs/reports.md) read back for the HTML
+// and Markdown reports. Strict about the shape it needs (an object with a "findings" array of
+// objects, fields of the documented types) and tolerant of anything missing: a finding without a
+// counterexample still gets its section, only without a picture.
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lp::report {
+
+/// Malformed findings JSON; the message names the input and the offending place.
+class ReportInputError : public std::runtime_error {
+ public:
+  explicit ReportInputError(const std::string& what) : std::runtime_error(what) {}
+};
+
+struct DocNote {
+  std::string file;  ///< "" without a location
+  int64_t line = 0, column = 0;
+  std::string message;
+};
+
+struct DocFinding {
+  std::string rule, severity, kind, file, message;
+  int64_t line = 0, column = 0;
+  std::vector<DocNote> notes;
+  nlohmann::json counterexample;  ///< an object, or null when the finding has none
+};
+
+struct FindingsDoc {
+  std::vector<DocFinding> findings;
+};
+
+/// Parses `text` (named `name` in errors). Throws ReportInputError.
+FindingsDoc parse_findings_doc(std::string_view text, const std::string& name);
+
+}  // namespace lp::report

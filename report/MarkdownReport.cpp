@@ -1,0 +1,99 @@
+#include "report/MarkdownReport.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "report/BankView.h"
+#include "report/Common.h"
+#include "report/HtmlReport.h"
+
+namespace lp::report {
+
+namespace {
+
+// Inline Markdown text that renders literally: one line, and every character that could start
+// emphasis, a link, code, raw HTML or a table cell is backslash-escaped.
+std::string md(std::string_view s) {
+  if (s.empty()) return "-";
+  std::string out;
+  for (char ch : one_line(s)) {
+    if (std::string_view("\\`*_[]<>|#!&").find(ch) != std::string_view::npos) out += '\\';
+    out += ch;
+  }
+  return out;
+}
+
+std::string location(const std::string& file, int64_t line, int64_t column) {
+  if (file.empty()) return "-";
+  std::string s = file;
+  if (line > 0) s += fmt::format(":{}", line);
+  if (line > 0 && column > 0) s += fmt::format(":{}", column);
+  return s;
+}
+
+// The one-line gist of a counterexample, for the rules that have pictures in the HTML page.
+std::string gist(const DocFinding& f) {
+  const auto& ce = f.counterexample;
+  if (!ce.is_object()) return {};
+  try {
+    if (f.rule == "LP002") {
+      const BankView v = bank_view(ce);
+      std::string lanes;
+      for (int l : v.colliding) lanes += (lanes.empty() ? "" : ", ") + std::to_string(l);
+      return fmt::format("worst phase {} of {}: bank {} delivers {} distinct words to lanes {} ({} wavefronts in all, {} ideal)",
+                         v.worst, v.cost.phases.size(), v.phase().bank, v.phase().words.size(), lanes, v.cost.wavefronts,
+                         v.cost.ideal);
+    }
+    if (f.rule == "LP001" && ce.contains("indices") && ce.contains("image"))
+      return "elements " + ce["indices"].dump() + " share the place " + ce["image"].dump();
+    if (f.rule == "LP004" && ce.contains("uncovered")) return "uncovered: " + ce["uncovered"].dump();
+    if (f.rule == "LP003" && ce.contains("expected") && ce.contains("actual"))
+      return fmt::format("at coordinate {}: expected {}, actual {}", ce.value("coordinate", std::string("?")),
+                         ce["expected"].is_string() ? ce["expected"].get<std::string>() : ce["expected"].dump(),
+                         ce["actual"].is_string() ? ce["actual"].get<std::string>() : ce["actual"].dump());
+  } catch (const std::exception& e) {
+    return std::string("no picture: ") + e.what();
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string render_markdown_report(const FindingsDoc& doc) {
+  std::string s = "# LayoutProof report\n\n";
+  s += fmt::format("{} findings. Pictures of each counterexample: index.html.\n\n", doc.findings.size());
+  s += "| # | rule | severity | location | message |\n|---|---|---|---|---|\n";
+  for (size_t i = 0; i < doc.findings.size(); ++i) {
+    const auto& f = doc.findings[i];
+    s += fmt::format("| {} | {} | {} | {} | {} |\n", i + 1, md(f.rule), md(f.severity), md(location(f.file, f.line, f.column)),
+                     md(f.message));
+  }
+  for (size_t i = 0; i < doc.findings.size(); ++i) {
+    const auto& f = doc.findings[i];
+    s += fmt::format("\n## {}. {} ({})\n\n{}: {}\n", i + 1, md(f.rule), md(f.severity), md(location(f.file, f.line, f.column)),
+                     md(f.message));
+    for (const auto& n : f.notes) {
+      const std::string loc = location(n.file, n.line, n.column);
+      s += fmt::format("- {}{}\n", loc == "-" ? "" : md(loc) + ": ", md(n.message));
+    }
+    if (std::string g = gist(f); !g.empty()) s += "\nCounterexample: " + md(g) + "\n";
+  }
+  return s;
+}
+
+void write_report_dir(const FindingsDoc& doc, const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw ReportInputError("cannot create " + dir + ": " + ec.message());
+  for (const auto& [name, text] : {std::pair{std::string("index.html"), render_html_report(doc)},
+                                   std::pair{std::string("summary.md"), render_markdown_report(doc)}}) {
+    const auto path = std::filesystem::path(dir) / name;
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    if (!out) throw ReportInputError("cannot write " + path.string());
+  }
+}
+
+}  // namespace lp::report

@@ -1,0 +1,226 @@
+// The HTML page of `layoutproof report` on the planted corpus's findings (planted.json, the
+// output of `check tests/data/planted --format json`): every highlighted cell is checked against
+// values recomputed here from the raw counterexample, without the hardware model.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "report/HtmlReport.h"
+#include "support/Process.h"
+
+using lp::report::FindingsDoc;
+using nlohmann::json;
+
+namespace {
+
+std::string read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+FindingsDoc planted() { return lp::report::parse_findings_doc(read(LP_HTML_FIXTURE), "planted.json"); }
+
+// The section of finding number n (1-based).
+std::string section(const std::string& html, size_t n) {
+  const std::string open = "<section class=\"finding\" id=\"f" + std::to_string(n) + "\"";
+  size_t a = html.find(open);
+  REQUIRE(a != std::string::npos);
+  return html.substr(a, html.find("</section>", a) - a);
+}
+
+struct Rect {
+  std::string cls;
+  int64_t row, col;
+};
+
+// Cells of the grid whose row/column attributes are `row_attr`/`col_attr`.
+std::vector<Rect> cells(const std::string& html, const std::string& row_attr, const std::string& col_attr, size_t svg_index = 0) {
+  size_t at = 0;
+  for (size_t k = 0; k <= svg_index; ++k) {
+    at = html.find("<svg", at + (k ? 1 : 0));
+    REQUIRE(at != std::string::npos);
+  }
+  const std::string svg = html.substr(at, html.find("</svg>", at) - at);
+  std::regex re("<rect class=\"c ([a-z]+)\"[^>]* " + row_attr + "=\"(\\d+)\" " + col_attr + "=\"(\\d+)\"");
+  std::vector<Rect> out;
+  for (std::sregex_iterator it(svg.begin(), svg.end(), re), end; it != end; ++it)
+    out.push_back({(*it)[1], std::stoll((*it)[2]), std::stoll((*it)[3])});
+  return out;
+}
+
+std::set<std::pair<int64_t, int64_t>> with_class(const std::vector<Rect>& rs, std::initializer_list<const char*> classes) {
+  std::set<std::pair<int64_t, int64_t>> out;
+  for (const auto& r : rs)
+    for (const char* c : classes)
+      if (r.cls == c) out.insert({r.row, r.col});
+  return out;
+}
+
+// The colliding (lane, bank) cells of the worst phase, from first principles: phases of `group`
+// consecutive lanes, each lane touching `bytes` from its address; a phase costs the most distinct
+// 4-byte words of one bank (lowest bank on ties); the first costliest phase is drawn.
+std::set<std::pair<int64_t, int64_t>> expected_collisions(const std::vector<int64_t>& addr, int group, int bytes) {
+  int64_t best = -1;
+  std::set<std::pair<int64_t, int64_t>> out;
+  for (int start = 0; start < 32; start += group) {
+    std::map<int64_t, std::set<int64_t>> words;
+    for (int l = start; l < start + group; ++l)
+      for (int64_t w = addr[l] / 4; w <= (addr[l] + bytes - 1) / 4; ++w) words[w % 32].insert(w);
+    int64_t bank = 0, most = 0;
+    for (auto& [b, ws] : words)
+      if (static_cast<int64_t>(ws.size()) > most) most = static_cast<int64_t>(ws.size()), bank = b;
+    if (most <= best) continue;
+    best = most;
+    out.clear();
+    for (int l = start; l < start + group; ++l)
+      for (int64_t w = addr[l] / 4; w <= (addr[l] + bytes - 1) / 4; ++w)
+        if (w % 32 == bank) out.insert({l, bank});
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("LP002: the lane x bank grid is 32x32 and highlights exactly the colliding lanes", "[html]") {
+  const FindingsDoc doc = planted();
+  const std::string html = lp::report::render_html_report(doc);
+  // instruction -> (lanes per phase, bytes per lane) for the planted instructions (hw/README.md).
+  const std::map<std::string, std::pair<int, int>> phases = {
+      {"ldmatrix.x4", {8, 16}}, {"st.shared.b32", {32, 4}}, {"ld.shared.v4.b32", {8, 16}}};
+  size_t seen = 0;
+  for (size_t i = 0; i < doc.findings.size(); ++i) {
+    const auto& f = doc.findings[i];
+    if (f.rule != "LP002") continue;
+    ++seen;
+    const auto grid = cells(section(html, i + 1), "data-lane", "data-bank");
+    REQUIRE(grid.size() == 32 * 32);
+    std::set<int64_t> lanes, banks;
+    for (const auto& r : grid) lanes.insert(r.row), banks.insert(r.col);
+    CHECK(lanes.size() == 32);
+    CHECK(banks.size() == 32);
+    const auto [group, bytes] = phases.at(f.counterexample["instruction"].get<std::string>());
+    const auto expected = expected_collisions(f.counterexample["lane_addresses"].get<std::vector<int64_t>>(), group, bytes);
+    CHECK(expected.size() >= 2);
+    CHECK(with_class(grid, {"hot", "pair"}) == expected);
+    // The finding's own pair is drawn darker, and is among the collisions.
+    const auto pair = with_class(grid, {"pair"});
+    REQUIRE(pair.size() == 2);
+    for (const auto& p : pair) CHECK(expected.count(p) == 1);
+  }
+  CHECK(seen == 3);
+}
+
+TEST_CASE("LP002: the tile marks the elements the colliding lanes read", "[html]") {
+  const FindingsDoc doc = planted();
+  const std::string html = lp::report::render_html_report(doc);
+  // Finding 1: ldmatrix.x4 on the row-major 64x64 f16 tile; phase 0 is lanes 0-7, lane l reading
+  // the 16-byte row at byte 128*l: row l, columns 0-7, all in banks 0-3.
+  REQUIRE(doc.findings[0].rule == "LP002");
+  REQUIRE(doc.findings[0].counterexample["smem_layout"] == "(_64,_64):(_64,_1)");
+  const auto tile = cells(section(html, 1), "data-r", "data-c", 1);
+  REQUIRE(tile.size() == 64 * 64);
+  std::set<std::pair<int64_t, int64_t>> expected;
+  for (int64_t r = 0; r < 8; ++r)
+    for (int64_t c = 0; c < 8; ++c) expected.insert({r, c});
+  CHECK(with_class(tile, {"hot", "pair"}) == expected);
+  CHECK(with_class(tile, {"pair"}).size() == 16);  // lanes 0 and 1: 8 elements each
+}
+
+TEST_CASE("LP001, LP004, LP003: the colliding pair, the uncovered lanes, the witness", "[html]") {
+  const FindingsDoc doc = planted();
+  const std::string html = lp::report::render_html_report(doc);
+  for (size_t i = 0; i < doc.findings.size(); ++i) {
+    const auto& f = doc.findings[i];
+    const std::string s = section(html, i + 1);
+    if (f.rule == "LP001") {
+      // (_32,_33):(_32,_1): elements 1 = (1,0) and 1024 = (0,32) both land on 32.
+      const auto tile = cells(s, "data-r", "data-c");
+      CHECK(tile.size() == 32 * 33);
+      CHECK(with_class(tile, {"hot"}) == std::set<std::pair<int64_t, int64_t>>{{1, 0}, {0, 32}});
+      CHECK(s.find("both land on") != std::string::npos);
+    } else if (f.rule == "LP004") {
+      // S[(32,4):(1@TLane,1@TCol)] + R[3:32@TLane] reaches TLane 0-95 only: 96-127 are missing,
+      // drawn 32 per row, so rows 3.
+      const auto grid = cells(s, "data-r", "data-c");
+      REQUIRE(grid.size() == 4 * 32);
+      std::set<std::pair<int64_t, int64_t>> missing, covered;
+      for (int64_t c = 0; c < 32; ++c) missing.insert({3, c});
+      for (int64_t r = 0; r < 3; ++r)
+        for (int64_t c = 0; c < 32; ++c) covered.insert({r, c});
+      CHECK(with_class(grid, {"miss"}) == missing);
+      CHECK(with_class(grid, {"cover"}) == covered);
+    } else if (f.rule == "LP003") {
+      CHECK(s.find("aria-label=\"witness\"") != std::string::npos);
+      CHECK(s.find(">9</text>") != std::string::npos);  // expected
+      CHECK(s.find(">7</text>") != std::string::npos);  // actual
+    }
+  }
+}
+
+TEST_CASE("hostile strings are inert in the page", "[html]") {
+  json j = {{"findings",
+             {{{"rule", "LP002"},
+               {"severity", "error\"><script>alert(1)</script>"},
+               {"file", "\"><img src=x onerror=alert(1)>.cu"},
+               {"line", 3},
+               {"message", "<script>alert('x')</script> & </section>"},
+               {"notes", {{{"message", "<iframe src=//evil>"}, {"file", nullptr}}}},
+               {"counterexample",
+                {{"instruction", "st.shared.b32"},
+                 {"lane_addresses", std::vector<int64_t>(32, 0)},
+                 {"smem_layout", "<b>bold</b>"},
+                 {"dtype", "f32"},
+                 {"<svg onload=alert(1)>", "x"}}}}}}};
+  const std::string html = lp::report::render_html_report(lp::report::parse_findings_doc(j.dump(), "hostile"));
+  for (const char* bad : {"<script", "<img", "<iframe", "<b>bold", "<svg onload"}) CHECK(html.find(bad) == std::string::npos);
+  CHECK(html.find("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &lt;/section&gt;") != std::string::npos);
+  CHECK(html.find("&quot;&gt;&lt;img src=x onerror=alert(1)&gt;.cu:3") != std::string::npos);
+  // One section only: the message's "</section>" did not close it.
+  CHECK(html.find("</section>") == html.rfind("</section>"));
+  // A broadcast to one word is conflict-free; the grid is still drawn, the bad tile explained.
+  CHECK(cells(section(html, 1), "data-lane", "data-bank").size() == 32 * 32);
+  CHECK(html.find("Tile not drawn: the layout could not be read") != std::string::npos);
+}
+
+TEST_CASE("the reader is tolerant of missing fields and strict about malformed JSON", "[html]") {
+  using lp::report::parse_findings_doc;
+  using lp::report::ReportInputError;
+  const FindingsDoc bare = parse_findings_doc(R"({"findings": [{}, {"rule": "LP002", "counterexample": {"instruction": "nope"}}]})", "x");
+  REQUIRE(bare.findings.size() == 2);
+  const std::string html = lp::report::render_html_report(bare);
+  CHECK(html.find("id=\"f2\"") != std::string::npos);
+  CHECK(html.find("No picture: the counterexample has no 32 lane_addresses") != std::string::npos);
+  CHECK_THROWS_AS(parse_findings_doc("{\"findings\": [", "x"), ReportInputError);
+  CHECK_THROWS_AS(parse_findings_doc("[]", "x"), ReportInputError);
+  CHECK_THROWS_AS(parse_findings_doc(R"({"findings": {}})", "x"), ReportInputError);
+  CHECK_THROWS_AS(parse_findings_doc(R"({"findings": [{"line": "3"}]})", "x"), ReportInputError);
+  CHECK_THROWS_AS(parse_findings_doc(R"({"findings": [{"notes": [1]}]})", "x"), ReportInputError);
+}
+
+TEST_CASE("layoutproof report and check --report write both files", "[html][cli]") {
+  const auto dir = std::filesystem::temp_directory_path() / "lp_html_cli";
+  std::filesystem::remove_all(dir);
+  auto r = lp::test::run_layoutproof({"report", LP_HTML_FIXTURE, "--out", (dir / "a").string()});
+  CHECK(r.exit_code == 0);
+  CHECK(read((dir / "a" / "index.html").string()) == lp::report::render_html_report(planted()));
+  CHECK(read((dir / "a" / "summary.md").string()).find("| 1 | LP002 | error |") != std::string::npos);
+
+  std::ofstream(dir / "bad.json") << "{\"findings\": [";
+  r = lp::test::run_layoutproof({"report", (dir / "bad.json").string(), "--out", (dir / "b").string()});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("not valid JSON") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(dir / "b"));
+
+  std::ofstream(dir / "k.lp") << "smem sD : f32 = (_32,_33):(_32,_1)\n";
+  r = lp::test::run_layoutproof({"check", (dir / "k.lp").string(), "--no-cache", "--report", (dir / "c").string()});
+  CHECK(r.exit_code == 1);
+  CHECK(read((dir / "c" / "index.html").string()).find("data-rule=\"LP001\"") != std::string::npos);
+  CHECK(std::filesystem::exists(dir / "c" / "summary.md"));
+  std::filesystem::remove_all(dir);
+}
