@@ -1,0 +1,55 @@
+// `layoutproof replay FINDINGS.json --out DIR [--run] [--arch sm_90a]`: one CUDA program per
+// finding that the GPU can reproduce, an index (DIR/README.md) and a CMakeLists.txt; with --run,
+// compiles and runs them and writes DIR/findings.replayed.json (docs/replay.md).
+#include <fstream>
+#include <iostream>
+
+#include "cli/Command.h"
+#include "replay/Replay.h"
+#include "replay/Run.h"
+
+namespace lp::cli {
+
+namespace {
+
+class ReplayCommand : public Command {
+ public:
+  CLI::App* setup(CLI::App& app) override {
+    auto* sub = app.add_subcommand("replay", "Write CUDA programs that reproduce the counterexamples of findings");
+    sub->add_option("findings", findings_, "Findings from `layoutproof check --format json`")->required();
+    sub->add_option("--out", out_, "Directory for the programs, their build file and the index")->required();
+    sub->add_flag("--run", run_, "Compile with nvcc and run every program on this machine's GPU");
+    sub->add_option("--arch", arch_, "nvcc -arch for --run (default sm_90a)");
+    return sub;
+  }
+
+  int run() override {
+    std::ifstream in(findings_, std::ios::binary);
+    if (!in) throw InputError("cannot read " + findings_);
+    nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
+    if (doc.is_discarded()) throw InputError(findings_ + " is not JSON");
+    std::vector<replay::Replay> replays;
+    try {
+      replays = replay::generate_replays(doc);
+      replay::write_replays(replays, doc, out_);
+    } catch (const replay::ReplayError& e) {
+      throw InputError(e.what());
+    }
+    size_t programs = 0;
+    for (const replay::Replay& r : replays) programs += !r.source.empty();
+    std::cout << "wrote " << programs << " replay programs for " << replays.size() << " findings to " << out_
+              << " (index: README.md)\n";
+    if (!run_) return kOk;
+    return replay::run_replays(replays, doc, out_, arch_, std::cout) == 0 ? kOk : kFindings;
+  }
+
+ private:
+  std::string findings_, out_, arch_ = "sm_90a";
+  bool run_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_replay_command() { return std::make_unique<ReplayCommand>(); }
+
+}  // namespace lp::cli

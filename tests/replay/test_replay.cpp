@@ -1,0 +1,151 @@
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+
+#include "analyzer/parse/Parsers.h"
+#include "hw/Arch.h"
+#include "hw/BankModel.h"
+#include "replay/Replay.h"
+
+using nlohmann::json;
+using namespace lp::replay;
+
+namespace {
+
+json bank_finding(const std::string& instruction, const std::vector<int64_t>& lanes, int64_t wavefronts) {
+  return {{"rule", "LP002"}, {"kind", "violation"}, {"file", "x.lp"}, {"line", 3}, {"column", 1},
+          {"message", "conflict"},
+          {"counterexample", {{"instruction", instruction}, {"arch", "sm_90"}, {"lane_addresses", lanes},
+                              {"wavefronts", wavefronts}}}};
+}
+
+// The numbers of a `NAME[...] = {...};` array in a generated program.
+std::vector<int64_t> array_in(const std::string& source, const std::string& name) {
+  std::smatch m;
+  REQUIRE(std::regex_search(source, m, std::regex(name + R"(\[[^\]]*\] = \{([^}]*)\})")));
+  std::vector<int64_t> v;
+  std::string body = m[1].str();
+  std::regex number(R"(-?\d+)");
+  for (auto it = std::sregex_iterator(body.begin(), body.end(), number); it != std::sregex_iterator(); ++it)
+    v.push_back(std::stoll(it->str()));
+  return v;
+}
+
+std::vector<int64_t> strided(int64_t stride, int64_t wrap_at, int64_t wrap_add) {
+  std::vector<int64_t> v;
+  for (int64_t lane = 0; lane < 32; ++lane) v.push_back((lane % wrap_at) * stride + (lane / wrap_at) * wrap_add);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("the LP002 program carries the counterexample's lane addresses and its instruction") {
+  std::vector<int64_t> lanes = strided(128, 16, 16);  // the planted ldmatrix.x4 column walk
+  json doc = {{"findings", {bank_finding("ldmatrix.x4", lanes, 32)}}};
+  std::vector<Replay> r = generate_replays(doc);
+  REQUIRE(r.size() == 1);
+  REQUIRE(r[0].why_not.empty());
+  CHECK(array_in(r[0].source, "kCase") == lanes);
+  CHECK(r[0].source.find("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];") != std::string::npos);
+  CHECK(r[0].source.find("constexpr long long kPredicted = 32;") != std::string::npos);
+  CHECK(r[0].min_sm == 80);
+}
+
+TEST_CASE("the control access of every instruction is conflict-free in the model") {
+  const lp::hw::Arch& arch = lp::hw::arch_by_name("sm_90");
+  for (const lp::hw::SmemInstr& instr : lp::hw::smem_instr_catalog()) {
+    INFO(instr.name);
+    lp::hw::AccessCost cost = lp::hw::smem_access_cost(arch, instr, control_addresses(instr));
+    CHECK(cost.conflict_free);
+  }
+}
+
+TEST_CASE("the PTX of every catalog instruction is that instruction") {
+  for (const lp::hw::SmemInstr& instr : lp::hw::smem_instr_catalog()) {
+    INFO(instr.name);
+    const std::string op = ptx_opcode(instr);
+    const std::string stmt = access_statement(instr);
+    CHECK(stmt.find("\"" + op + " ") != std::string::npos);
+    std::string name(instr.name);
+    if (instr.kind == lp::hw::AccessKind::MatrixRows) {
+      // ldmatrix.x4.trans -> ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+      std::string base = name.substr(0, name.find('.'));
+      std::string rest = name.substr(name.find('.'));
+      CHECK(op == base + ".sync.aligned.m8n8" + rest + ".shared.b16");
+      CHECK(std::count(stmt.begin(), stmt.end(), '%') == instr.matrices + 1);
+    } else if (name.starts_with("cp.async")) {
+      CHECK(op == "cp.async.ca.shared.global");
+      CHECK(stmt.find(", " + std::to_string(instr.bytes) + ";") != std::string::npos);
+      CHECK(stmt.find("cp.async.wait_all") != std::string::npos);
+    } else {
+      CHECK(op == name);
+    }
+  }
+  CHECK(access_statement(lp::hw::smem_instr("st.shared.v4.b32")) ==
+        R"(asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" :: "r"(addr), "r"(r0), "r"(r1), "r"(r2), "r"(r3) : "memory");)");
+}
+
+TEST_CASE("stmatrix replays build for sm_90 only") {
+  json doc = {{"findings", {bank_finding("stmatrix.x4", strided(128, 32, 0), 32)}}};
+  std::vector<Replay> r = generate_replays(doc);
+  REQUIRE(r[0].why_not.empty());
+  CHECK(r[0].min_sm == 90);
+  CHECK(r[0].source.find("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};") != std::string::npos);
+}
+
+TEST_CASE("injectivity writes equal an independent evaluation of the layout") {
+  // (_32,_33):(_32,_1): index i has coordinate (i % 32, i / 32) and offset (i % 32) * 32 + i / 32.
+  WriteTable t = layout_writes(lp::parse_layout_text("(_32,_33):(_32,_1)").layout);
+  REQUIRE(t.index.size() == 1056);
+  REQUIRE(t.lo == std::vector<int64_t>{0});
+  for (int64_t i = 0; i < 1056; ++i) {
+    CHECK(t.index[static_cast<size_t>(i)] == i);
+    CHECK(t.place[static_cast<size_t>(i)] == (i % 32) * 32 + i / 32);
+  }
+  json f = {{"rule", "LP001"}, {"kind", "violation"}, {"line", 8},
+            {"counterexample", {{"layout", "(_32,_33):(_32,_1)"}, {"indices", {1, 1024}}, {"params", json::array()}}}};
+  std::vector<Replay> r = generate_replays(json{{"findings", {f}}});
+  REQUIRE(r[0].why_not.empty());
+  CHECK(array_in(r[0].source, "kPlaceOf") == t.place);
+  CHECK(r[0].source.find("kPlace = 32;") != std::string::npos);
+  CHECK(r[0].source.find("kPredicted = 2;") != std::string::npos);  // indices 1 and 1024, nothing else
+}
+
+TEST_CASE("coverage marks exactly the replicas' target points") {
+  auto layout = lp::parse_layout_text("S[(32,4):(1@TLane,1@TCol)] + R[3:32@TLane]").layout;
+  CoverTable t = cover_table(layout, {{"TLane", 0, 127}});
+  std::set<int64_t> covered(t.projected.begin(), t.projected.end());
+  std::set<int64_t> expected;
+  for (int64_t lane = 0; lane < 96; ++lane) expected.insert(lane);  // 32 lanes, replicated at +32 and +64
+  CHECK(covered == expected);
+  json f = {{"rule", "LP004"}, {"kind", "violation"}, {"line", 11},
+            {"counterexample", {{"layout", "S[(32,4):(1@TLane,1@TCol)] + R[3:32@TLane]"}, {"params", json::array()},
+                                {"target", {{{"axis", "TLane"}, {"lo", 0}, {"hi", 127}}}}, {"uncovered", {96}}}}};
+  std::vector<Replay> r = generate_replays(json{{"findings", {f}}});
+  REQUIRE(r[0].why_not.empty());
+  CHECK(r[0].source.find("kPredicted = 32;") != std::string::npos);
+  CHECK(r[0].source.find("kWitness = 96;") != std::string::npos);
+}
+
+TEST_CASE("rules without a GPU replay say why, and bad documents are refused") {
+  json f = {{"rule", "LP007"}, {"kind", "violation"}, {"line", 4}, {"counterexample", {{"align", 128}}}};
+  std::vector<Replay> r = generate_replays(json{{"findings", {f}}});
+  CHECK(r[0].source.empty());
+  CHECK(r[0].why_not.find("alignment") != std::string::npos);
+  CHECK_THROWS_AS(generate_replays(json{{"nothing", 1}}), ReplayError);
+  json bad = bank_finding("ld.shared.b32", {0, 4}, 1);
+  CHECK(generate_replays(json{{"findings", {bad}}})[0].why_not.find("32") != std::string::npos);
+}
+
+TEST_CASE("the result line is parsed, and agreement follows the method") {
+  auto o = parse_outcome("noise\nLP_REPLAY method=ncu predicted 32, measured 32\n");
+  REQUIRE(o);
+  CHECK(o->agrees);
+  CHECK(o->measured == 32);
+  CHECK_FALSE(parse_outcome("LP_REPLAY method=ncu predicted 32, measured 16")->agrees);
+  CHECK(parse_outcome("LP_REPLAY method=clock64 predicted 32, measured 29")->agrees);
+  CHECK_FALSE(parse_outcome("LP_REPLAY method=clock64 predicted 32, measured 12")->agrees);
+  CHECK_FALSE(parse_outcome("predicted 3, measured 3"));
+}
