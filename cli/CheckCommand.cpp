@@ -1,4 +1,4 @@
-// `layoutproof check PATH... [--format text|json|sarif|junit] [--output FILE] [--baseline FILE]`:
+// `layoutproof check PATH... [--format text|json|sarif|junit] [--output FILE] [--baseline FILE] [--report DIR]`:
 // the CI gate. Exit 1 when a finding (or an unknown) is at least as severe as --fail-on (default
 // warning), 0 otherwise, 2 for usage, configuration or internal errors.
 #include <unistd.h>
@@ -10,6 +10,8 @@
 
 #include "cli/Command.h"
 #include "report/Baseline.h"
+#include "report/JsonReport.h"
+#include "report/MarkdownReport.h"
 #include "report/Report.h"
 #include "rules/Checker.h"
 
@@ -31,6 +33,7 @@ class CheckCommand : public Command {
     sub->add_option("paths", paths_, "Files and directories to check")->required();
     sub->add_option("--format", format_, "text, json, sarif or junit")->check(CLI::IsMember({"text", "json", "sarif", "junit"}));
     sub->add_option("--output", output_, "Write the report here instead of standard output");
+    sub->add_option("--report", report_dir_, "Also write an HTML page and a Markdown summary to this directory");
     sub->add_option("--baseline", baseline_, "Accept the findings listed in this baseline file");
     sub->add_option("--write-baseline", write_baseline_, "Write every finding of this run to a baseline file");
     sub->add_option("--config", config_path_, "Configuration file (default: ./.layoutproof.toml when present)");
@@ -70,6 +73,13 @@ class CheckCommand : public Command {
       throw InputError(e.what());
     }
     const std::string text = report::render_report(*report::parse_format(format_), run);
+    if (!report_dir_.empty()) {
+      try {
+        report::write_report_dir(report::parse_findings_doc(report::json_report(run), "findings"), report_dir_);
+      } catch (const report::ReportInputError& e) {
+        throw InputError(e.what());
+      }
+    }
     if (output_.empty()) {
       std::cout << text;
     } else {
@@ -85,7 +95,7 @@ class CheckCommand : public Command {
 
  private:
   std::vector<std::string> paths_;
-  std::string format_ = "text", output_, baseline_, write_baseline_, config_path_, engine_, cache_dir_, fail_on_ = "warning";
+  std::string format_ = "text", output_, baseline_, write_baseline_, config_path_, engine_, cache_dir_, report_dir_, fail_on_ = "warning";
   unsigned jobs_ = 0;
   bool no_cache_ = false, no_progress_ = false;
 };

@@ -9,6 +9,8 @@ std::unique_ptr<Command> make_banks_command();
 std::unique_ptr<Command> make_fragment_command();
 std::unique_ptr<Command> make_prove_command();
 std::unique_ptr<Command> make_check_command();
+std::unique_ptr<Command> make_replay_command();
+std::unique_ptr<Command> make_report_command();
 
 int64_t parse_int_option(const std::string& text, const std::string& what) {
   size_t used = 0;
@@ -46,6 +48,8 @@ std::vector<std::unique_ptr<Command>> make_commands() {
   c.push_back(make_fragment_command());
   c.push_back(make_prove_command());
   c.push_back(make_check_command());
+  c.push_back(make_replay_command());
+  c.push_back(make_report_command());
   return c;
 }
 

@@ -6,15 +6,6 @@
 
 namespace lp::report {
 
-const char* severity_name(Severity s) {
-  switch (s) {
-    case Severity::Note: return "note";
-    case Severity::Warning: return "warning";
-    case Severity::Error: return "error";
-  }
-  return "error";
-}
-
 const char* kind_name(FindingKind k) {
   switch (k) {
     case FindingKind::Violation: return "violation";

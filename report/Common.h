@@ -10,7 +10,6 @@
 
 namespace lp::report {
 
-const char* severity_name(Severity s);  ///< "error", "warning", "note"
 const char* kind_name(FindingKind k);   ///< "violation", "unknown", "invalid"
 
 /// Where a location points, as reports print it. Line and column are 0 without a source.

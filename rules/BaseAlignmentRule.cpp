@@ -36,19 +36,11 @@ class BaseAlignmentRule : public Rule {
           why = fmt::format("its byte-address swizzle repeats every {} bytes", need);
         }
       for (const annotate::Statement* user : ctx.graph.users(buf->name.text)) {
-        std::optional<hw::SmemSwizzle> mode;
-        SourceLoc loc;
-        bool tma = false;
-        if (auto* t = std::get_if<annotate::TmaDecl>(&user->body)) {
-          mode = t->swizzle.mode;
-          loc = t->swizzle.loc;
-          tma = true;
-        } else if (auto* d = std::get_if<annotate::DescDecl>(&user->body)) {
-          mode = d->swizzle.mode;
-          loc = d->swizzle.loc;
-        } else {
-          continue;
-        }
+        auto use = swizzle_use(*user);
+        if (!use) continue;
+        const hw::SmemSwizzle* mode = &use->mode;
+        const SourceLoc& loc = use->loc;
+        const bool tma = use->tma;
         int64_t p = std::max<int64_t>(hw::swizzle_period_bytes(*mode), tma ? 128 : 16);
         if (p > need) {
           need = p;

@@ -3,6 +3,7 @@
 // the byte-address swizzle it amounts to, and the period of the absolute address bits it reads.
 #include <optional>
 
+#include "analyzer/annotate/Statement.h"
 #include "analyzer/ir/Layout.h"
 #include "hw/TmaSwizzle.h"
 
@@ -31,6 +32,25 @@ inline std::optional<Swizzle> byte_swizzle_of(hw::SmemSwizzle mode) {
 inline std::string swizzle_text(const std::optional<Swizzle>& s) {
   if (!s) return "no swizzle";
   return "Sw<" + std::to_string(s->bits()) + "," + std::to_string(s->base()) + "," + std::to_string(s->shift()) + ">";
+}
+
+/// The swizzle a TMA copy or an MMA descriptor statement applies to its buffer.
+struct SwizzleUse {
+  hw::SmemSwizzle mode = hw::SmemSwizzle::None;
+  SourceLoc loc;    ///< the `swizzle MODE` clause
+  std::string who;  ///< "TMA load", "wgmma descriptor", ...
+  bool tma = false;
+};
+
+/// Nullopt for statements that are neither a TMA copy nor a descriptor.
+inline std::optional<SwizzleUse> swizzle_use(const annotate::Statement& s) {
+  if (auto* t = std::get_if<annotate::TmaDecl>(&s.body))
+    return SwizzleUse{t->swizzle.mode, t->swizzle.loc,
+                      t->direction == annotate::TmaDirection::Load ? "TMA load" : "TMA store", true};
+  if (auto* d = std::get_if<annotate::DescDecl>(&s.body))
+    return SwizzleUse{d->swizzle.mode, d->swizzle.loc,
+                      d->kind == annotate::DescKind::Wgmma ? "wgmma descriptor" : "tcgen05 descriptor", false};
+  return std::nullopt;
 }
 
 /// Bytes after which the absolute-address pattern of a byte swizzle repeats.

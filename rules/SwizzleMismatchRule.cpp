@@ -28,20 +28,11 @@ class SwizzleMismatchRule : public Rule {
       if (!buf || !buf->layout || !buf->dtype) continue;
       const std::optional<Swizzle> declared = byte_swizzle_of(buf->layout->parsed.layout, buf->dtype->bits / 8);
       for (const annotate::Statement* user : ctx.graph.users(buf->name.text)) {
-        std::optional<hw::SmemSwizzle> mode;
-        SourceLoc where;
-        std::string who;
-        if (auto* t = std::get_if<annotate::TmaDecl>(&user->body)) {
-          mode = t->swizzle.mode;
-          where = t->swizzle.loc;
-          who = t->direction == annotate::TmaDirection::Load ? "TMA load" : "TMA store";
-        } else if (auto* d = std::get_if<annotate::DescDecl>(&user->body)) {
-          mode = d->swizzle.mode;
-          where = d->swizzle.loc;
-          who = d->kind == annotate::DescKind::Wgmma ? "wgmma descriptor" : "tcgen05 descriptor";
-        } else {
-          continue;
-        }
+        auto use = swizzle_use(*user);
+        if (!use) continue;
+        const hw::SmemSwizzle* mode = &use->mode;
+        const SourceLoc& where = use->loc;
+        const std::string& who = use->who;
         const std::optional<Swizzle> used = byte_swizzle_of(*mode);
         const bool same = declared.has_value() == used.has_value() && (!declared || *declared == *used);
         sink.obligation(*user, where, fmt::format("{} of '{}' uses its layout's swizzle", who, buf->name.text), same, 0);

@@ -7,6 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libz3-dev libboost-graph-dev libspdlog-dev libfmt-dev
   catch2 nlohmann-json3-dev libcli11-dev libtomlplusplus-dev libxxhash-dev
+  chromium  # headless browser for tests/report_html (renders the HTML report)
 )
 
 missing=()

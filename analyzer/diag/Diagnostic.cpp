@@ -23,8 +23,6 @@ std::pair<size_t, size_t> Diagnostic::line_col() const {
   return line_col_of(*loc.source, loc.offset);
 }
 
-namespace {
-
 const char* severity_name(Severity s) {
   switch (s) {
     case Severity::Note: return "note";
@@ -33,6 +31,8 @@ const char* severity_name(Severity s) {
   }
   return "error";
 }
+
+namespace {
 
 // Printable form of one source line: control bytes and non-ASCII become '?', so binary input
 // cannot corrupt a terminal, and the caret column stays aligned byte for byte.

@@ -28,6 +28,9 @@ struct SourceLoc {
 
 enum class Severity { Note, Warning, Error };
 
+/// "note", "warning", "error": clang's words (SARIF's levels use the same ones).
+const char* severity_name(Severity s);
+
 struct Note {
   SourceLoc loc;  ///< may have a null source: then the note has no location line
   std::string message;
