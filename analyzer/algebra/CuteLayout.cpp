@@ -188,6 +188,10 @@ Layout to_ir(const CuteLayout& l) {
   p.order = IndexOrder::Colex;
   p.axes = axes;
   for (const CuteLayout& x : leaves) {
+    // A computed extent below 1 is no layout at all (and -1 would read as the IR's "unknown
+    // extent" of a bare descriptor): CuTe's arithmetic produced something that is not a shape.
+    if (x.shape.value < 1)
+      throw LayoutError(fmt::format("CuTe's result has extent {}, which is not a shape", x.shape.value));
     Mode m;
     m.extent = x.shape.value;
     m.static_extent = x.shape.is_static;
