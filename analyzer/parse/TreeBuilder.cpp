@@ -17,7 +17,8 @@ Nest walk(Cursor& c, const TreeNode& shape, const TreeNode& stride, const AxisTa
                                      "have the same nesting",
                                      describe(stride), describe(shape)));
   if (shape.leaf) {
-    if (shape.extent != kUnknownExtent && shape.extent < 1)
+    // Only a descriptor leaf may lack an extent; a written -1 is a bad extent, not "unknown".
+    if (!shape.unknown_extent && shape.extent < 1)
       c.fail_at(shape.at, fmt::format("extent {} must be >= 1", shape.extent));
     if (shape.param && shape.param->coeff < 1)
       c.fail_at(shape.at, "a parameter extent needs a positive coefficient");

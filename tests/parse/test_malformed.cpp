@@ -68,7 +68,7 @@ TEST_CASE("every strict prefix of a valid layout is rejected with a located diag
 TEST_CASE("unbalanced, misplaced and wrong tokens", "[malformed]") {
   for (const char* t : {"(_4,_3):(_1,_4", "(_4,_3)):(_1,_4)", "(_4,_3):(_1,_4))", "(_4,_3)(_1,_4)", "(_4,_3):(_1)",
                         "(_4,_3):((_1,_2),_4)", "(_4,,_3):(_1,_4)", "(_4,_3):(_1,_4) junk", "_0:_1",
-                        "(_-4):(_1)", "Sw<3,3> o _0 o _8:_1", "Sw<3,3,2> o _0 o _8:_1", "Sw<-1,3,3> o _0 o _8:_1",
+                        "(_-4):(_1)", "(_-1):(_1)", "(-1,_4):(_1,_1)", "S[-1:1]", "Sw<3,3> o _0 o _8:_1", "Sw<3,3,2> o _0 o _8:_1", "Sw<-1,3,3> o _0 o _8:_1",
                         "Sw<3,3,3> _0 o _8:_1", "Sw<3,3,3> o smem_ptr[12b](unset) o _8:_1", "S[(8,2):(1,2,3)]",
                         "S[(8,2):(1@laneid,2@)]", "S[8:1] + S[8:1]", "R[2:1@warpid]", "S[0:1]", "S[8:1",
                         "ComposeLayout(3,3,3)", "ComposeLayout(3,3,3, S[8:1], swizzle_inner=False)",
