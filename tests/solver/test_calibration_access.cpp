@@ -129,3 +129,30 @@ TEST_CASE("calibration rows as accesses: addresses and worst-case wavefronts mat
   CHECK(checked >= 79);  // the rows of the families above in the calibration file
   CHECK(with_z3 >= 20);
 }
+
+// The same rows through the F2 engine, where the access is exactly GF(2)-affine.
+TEST_CASE("bank conflicts: F2 on the F2-linear calibration rows matches the H200", "[solver][calibration][f2]") {
+  const lp::hw::Arch& arch = lp::hw::arch_by_name("sm_90");
+  int rows = 0, decided = 0;
+  for (const Row& r : read_rows()) {
+    auto c = access_of(r);
+    if (!c) continue;
+    ++rows;
+    INFO(r.id << ": " << r.description << "\nsmem " << c->smem << " lanes " << c->lanes);
+    lp::SmemAccess access(lp::parse_layout_text(c->smem).layout, c->bits, lanes_at(c->lanes, c->row, c->col),
+                          lp::hw::smem_instr(r.instr), arch, 1024);
+    auto addr = access.addresses(0, 0);
+    for (int lane = 0; lane < 32; ++lane) REQUIRE(addr[static_cast<size_t>(lane)] == r.addresses[static_cast<size_t>(lane)]);
+    auto f = lp::prove_conflict_free(access, lp::Engine::F2);
+    INFO("f2: " << f.reason);
+    if (f.verdict == lp::Verdict::Unknown) {
+      CHECK(f.reason.find("F2 does not apply") != std::string::npos);
+      continue;
+    }
+    ++decided;
+    CHECK(f.wavefronts == r.measured);
+    CHECK((f.verdict == lp::Verdict::Proven) == (r.measured == f.ideal));
+  }
+  CHECK(rows >= 79);
+  CHECK(decided >= 40);
+}
