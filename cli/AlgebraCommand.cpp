@@ -87,14 +87,10 @@ std::vector<Int> parse_shape(const std::string& text) {
   const size_t open = inner.find('('), close = inner.rfind(')');
   if (open != std::string::npos && close != std::string::npos && close > open) inner = inner.substr(open + 1, close - open - 1);
   std::vector<Int> shape;
-  size_t start = 0;
-  while (true) {
-    const size_t comma = inner.find(',', start);
-    auto v = parse_int_text(inner.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+  for (const std::string& item : split_commas(inner)) {
+    auto v = parse_int_text(item);
     if (!v || v->value < 1) throw InputError(fmt::format("'{}' is not a flat shape like (_8,_16) or (8,16)", text));
     shape.push_back(*v);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
   }
   return shape;
 }

@@ -20,19 +20,15 @@ using json = nlohmann::ordered_json;
 // "0,16,32,..." → byte offsets; every item must be a whole decimal integer.
 std::vector<int64_t> parse_addresses(const std::string& text) {
   std::vector<int64_t> out;
-  size_t start = 0;
-  while (true) {
-    const size_t comma = text.find(',', start);
-    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+  for (const std::string& item : split_commas(text)) {
     int64_t value = 0;
     const char* end = item.data() + item.size();
     auto [ptr, ec] = std::from_chars(item.data(), end, value);
     if (item.empty() || ec != std::errc() || ptr != end)
       throw hw::HwError(fmt::format("--addresses item {} ('{}') is not an integer byte offset", out.size(), item));
     out.push_back(value);
-    if (comma == std::string::npos) return out;
-    start = comma + 1;
   }
+  return out;
 }
 
 std::string lane_text(const std::vector<int>& lanes) {

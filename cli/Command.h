@@ -38,6 +38,9 @@ class InputError : public std::runtime_error {
   explicit InputError(const std::string& what) : std::runtime_error(what) {}
 };
 
+/// The comma-separated items of an option value, empty items kept ("a,,b" has three).
+std::vector<std::string> split_commas(const std::string& text);
+
 /// A whole decimal integer, or InputError naming `what`.
 int64_t parse_int_option(const std::string& text, const std::string& what);
 

@@ -12,6 +12,17 @@ std::unique_ptr<Command> make_check_command();
 std::unique_ptr<Command> make_replay_command();
 std::unique_ptr<Command> make_report_command();
 
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> items;
+  size_t start = 0;
+  while (true) {
+    size_t comma = text.find(',', start);
+    items.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) return items;
+    start = comma + 1;
+  }
+}
+
 int64_t parse_int_option(const std::string& text, const std::string& what) {
   size_t used = 0;
   int64_t v = 0;

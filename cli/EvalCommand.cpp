@@ -32,17 +32,12 @@ Point parse_point(const Layout& l, const std::string& text) {
     p[0] = parse_int_option(text, "--preimage");
     return p;
   }
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = text.find(',', start);
-    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+  for (const std::string& item : split_commas(text)) {
     size_t eq = item.find('=');
     if (eq == std::string::npos) throw InputError(fmt::format("--preimage item '{}' is not AXIS=VALUE", item));
     auto a = l.axis_index(axis_option(item.substr(0, eq), "--preimage"));
     if (!a) throw InputError(fmt::format("--preimage names axis '{}', which the layout does not have", item.substr(0, eq)));
     p[*a] = parse_int_option(item.substr(eq + 1), "--preimage");
-    if (comma == std::string::npos) break;
-    start = comma + 1;
   }
   return p;
 }

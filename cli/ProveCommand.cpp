@@ -41,18 +41,13 @@ json coord_json(const Layout& l, int64_t index) {
 
 std::vector<AxisRange> parse_target(const std::string& text) {
   std::vector<AxisRange> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = text.find(',', start);
-    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+  for (const std::string& item : split_commas(text)) {
     size_t eq = item.find('='), dots = item.find("..");
     if (eq == std::string::npos || dots == std::string::npos || dots < eq)
       throw InputError(fmt::format("--target item '{}' is not AXIS=LO..HI", item));
     out.push_back(AxisRange{axis_option(item.substr(0, eq), "--target"),
                             parse_int_option(item.substr(eq + 1, dots - eq - 1), "--target"),
                             parse_int_option(item.substr(dots + 2), "--target")});
-    if (comma == std::string::npos) break;
-    start = comma + 1;
   }
   return out;
 }

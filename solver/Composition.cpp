@@ -143,21 +143,23 @@ CompositionResult by_z3(const Layout& a, const Layout& b, const std::optional<La
         for (size_t d = 0; d < x.size(); ++d) index = index * k(ad.dims[d]) + x[d];
     }
     std::string why;
-    auto index_of_model = [&](z3::solver& s) { return eb2.value(s.get_model(), i); };
-    {
+    // Asks Z3 for an index with `violation`. False when the search stops here: refuted (with the
+    // concrete witness of the model's index) or unknown (with Z3's reason).
+    auto clear_of = [&](const z3::expr& violation) {
       z3::solver s = make_solver(ctx, limits);
-      s.add(in_b && !in_a);
-      auto c = checked_check(s, &why);
-      if (c == z3::unknown) {
-        res.reason = why;
-        return res;
+      s.add(violation);
+      switch (checked_check(s, &why)) {
+        case z3::unsat: return true;
+        case z3::sat:
+          res.verdict = Verdict::Refuted;
+          res.witness = concrete_witness(a, b, r, ad, eb2.value(s.get_model(), i));
+          return false;
+        case z3::unknown: break;
       }
-      if (c == z3::sat) {
-        res.verdict = Verdict::Refuted;
-        res.witness = concrete_witness(a, b, r, ad, index_of_model(s));
-        return res;
-      }
-    }
+      res.reason = why;
+      return false;
+    };
+    if (!clear_of(in_b && !in_a)) return res;
     if (!r) {
       res.reason = "every B(c) lies in A's domain, but there is no stated result to compare";
       return res;
@@ -166,19 +168,7 @@ CompositionResult by_z3(const Layout& a, const Layout& b, const std::optional<La
     z3::expr differ = ctx.bool_val(false);
     if (aimg.size() != rimg.size()) throw std::invalid_argument("R and A have different codomains");
     for (size_t x = 0; x < aimg.size(); ++x) differ = differ || aimg[x] != rimg[x];
-    z3::solver s = make_solver(ctx, limits);
-    s.add(in_b && in_a && differ);
-    auto c = checked_check(s, &why);
-    if (c == z3::unknown) {
-      res.reason = why;
-      return res;
-    }
-    if (c == z3::sat) {
-      res.verdict = Verdict::Refuted;
-      res.witness = concrete_witness(a, b, r, ad, index_of_model(s));
-    } else {
-      res.verdict = Verdict::Proven;
-    }
+    if (clear_of(in_b && in_a && differ)) res.verdict = Verdict::Proven;
   } catch (const EncodingError& e) {
     res.reason = std::string("cannot encode for Z3: ") + e.what();
   }
