@@ -46,7 +46,11 @@ int64_t swizzle_period_bytes(SmemSwizzle mode) {
   return mode == SmemSwizzle::None ? 16 : int64_t{128} << swizzle_bits(mode);
 }
 
-lp::Swizzle cute_byte_swizzle(SmemSwizzle mode) { return lp::Swizzle(swizzle_bits(mode), 4, 3); }
+lp::Swizzle cute_byte_swizzle(SmemSwizzle mode, bool atom_32b) {
+  if (!atom_32b) return lp::Swizzle(swizzle_bits(mode), 4, 3);
+  if (mode != SmemSwizzle::B128) throw HwError("the 32-byte atom variant exists only for the 128B swizzle");
+  return lp::Swizzle(2, 5, 2);
+}
 
 int64_t swizzle_byte_address(SmemSwizzle mode, int64_t byte_address) {
   if (byte_address < 0) throw HwError("shared-memory address " + std::to_string(byte_address) + " is negative");

@@ -26,8 +26,10 @@ int swizzle_bits(SmemSwizzle mode);
 int64_t swizzle_span_bytes(SmemSwizzle mode);
 /// Bytes after which the XOR pattern repeats: 256/512/1024; 16 for none (any 16-byte chunk).
 int64_t swizzle_period_bytes(SmemSwizzle mode);
-/// CuTe's Swizzle<B,4,3>, the same map on byte addresses.
-lp::Swizzle cute_byte_swizzle(SmemSwizzle mode);
+/// CuTe's Swizzle<B,4,3>, the same map on byte addresses. `atom_32b` (tcgen05's 128B swizzle
+/// with 32-byte atomicity, 128B only) is Swizzle<2,5,2>: 32-byte chunks XORed with the row
+/// within 4 rows of 128 bytes (CuTe's UMMA::Layout_MN_SW128_32B_Atom, mma_traits_sm100.hpp).
+lp::Swizzle cute_byte_swizzle(SmemSwizzle mode, bool atom_32b = false);
 /// The swizzled byte address. Precondition-free: negative addresses throw HwError.
 int64_t swizzle_byte_address(SmemSwizzle mode, int64_t byte_address);
 

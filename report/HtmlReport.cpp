@@ -8,8 +8,8 @@
 #include <optional>
 #include <set>
 
-#include "analyzer/annotate/Statement.h"
 #include "analyzer/parse/Parsers.h"
+#include "hw/ElementType.h"
 #include "report/BankView.h"
 #include "report/Common.h"
 
@@ -240,7 +240,7 @@ std::string bank_picture(const json& ce) {
   s += fmt::format("<h3>The tile <code>{}</code></h3>", html_escape(text));
   std::string why;
   auto tile = tile_of(text, why);
-  std::optional<int> bits = annotate::annotation_dtype_bits(str_of(ce, "dtype"));
+  std::optional<int> bits = hw::element_bits(str_of(ce, "dtype"));
   if (tile && (!tile->layout.is_scalar() || !bits)) {
     why = bits ? "the layout is not a plain offset layout" : "the element type is unknown";
     tile.reset();
@@ -310,8 +310,9 @@ std::string injectivity_picture(const json& ce) {
   g.aria = "tile";
   g.row_label = [](int64_t r) { return std::to_string(r); };
   g.col_label = [](int64_t c) { return std::to_string(c); };
-  g.row_hot = [&](int64_t r) { return r == ar || r == br; };
-  g.col_hot = [&](int64_t c) { return c == ac || c == bc; };
+  // Init-captures: clang before 16 cannot capture structured bindings (the fuzz build uses clang-14).
+  g.row_hot = [ar = ar, br = br](int64_t r) { return r == ar || r == br; };
+  g.col_hot = [ac = ac, bc = bc](int64_t c) { return c == ac || c == bc; };
   g.cell = [&](int64_t r, int64_t c) {
     const int64_t i = tile->index(r, c);
     std::string title = fmt::format("({},{}): element {}", r, c, i);

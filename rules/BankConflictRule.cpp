@@ -101,7 +101,7 @@ class BankConflictRule : public Rule {
     const ConflictWitness& w = *r.conflict;
     report::Finding f = finding(
         s.loc, bound ? fmt::format("{} needs {} wavefronts, more than the {} expected", what, r.wavefronts, *bound)
-                     : fmt::format("{} has bank conflicts: {} wavefronts where {} are ideal", what, r.wavefronts, r.ideal));
+                     : fmt::format("{} has bank conflicts: {} wavefronts where {} {} ideal", what, r.wavefronts, r.ideal, r.ideal == 1 ? "is" : "are"));
     add_note(f, fmt::format("issued instruction {}: lanes {} and {} access bank {} at byte addresses {} and {} "
                             "(coordinates ({}) and ({}))",
                             w.issue, w.lane_a, w.lane_b, w.bank, w.address_a, w.address_b, join(w.coord_a), join(w.coord_b)),

@@ -38,15 +38,13 @@ class BaseAlignmentRule : public Rule {
       for (const annotate::Statement* user : ctx.graph.users(buf->name.text)) {
         auto use = swizzle_use(*user);
         if (!use) continue;
-        const hw::SmemSwizzle* mode = &use->mode;
-        const SourceLoc& loc = use->loc;
-        const bool tma = use->tma;
-        int64_t p = std::max<int64_t>(hw::swizzle_period_bytes(*mode), tma ? 128 : 16);
+        const std::optional<Swizzle> applied = use->byte_swizzle();
+        int64_t p = std::max<int64_t>(applied ? period_of(*applied) : 16, use->tma ? 128 : 16);
         if (p > need) {
           need = p;
-          why_loc = loc;
-          why = *mode == hw::SmemSwizzle::None ? "TMA needs 128-byte aligned shared memory"
-                                                : fmt::format("the {} swizzle repeats every {} bytes", hw::swizzle_name(*mode), p);
+          why_loc = use->loc;
+          why = applied ? fmt::format("the {} swizzle repeats every {} bytes", use->mode_name(), p)
+                        : "TMA needs 128-byte aligned shared memory";
         }
       }
       if (need <= 16) continue;

@@ -23,12 +23,6 @@ inline std::optional<Swizzle> byte_swizzle_of(const Layout& l, int element_bytes
   return std::nullopt;
 }
 
-/// The byte swizzle a TMA or descriptor swizzle mode applies (nullopt for none).
-inline std::optional<Swizzle> byte_swizzle_of(hw::SmemSwizzle mode) {
-  if (mode == hw::SmemSwizzle::None) return std::nullopt;
-  return hw::cute_byte_swizzle(mode);
-}
-
 inline std::string swizzle_text(const std::optional<Swizzle>& s) {
   if (!s) return "no swizzle";
   return "Sw<" + std::to_string(s->bits()) + "," + std::to_string(s->base()) + "," + std::to_string(s->shift()) + ">";
@@ -37,18 +31,27 @@ inline std::string swizzle_text(const std::optional<Swizzle>& s) {
 /// The swizzle a TMA copy or an MMA descriptor statement applies to its buffer.
 struct SwizzleUse {
   hw::SmemSwizzle mode = hw::SmemSwizzle::None;
-  SourceLoc loc;    ///< the `swizzle MODE` clause
-  std::string who;  ///< "TMA load", "wgmma descriptor", ...
+  bool atom_32b = false;  ///< tcgen05's 128B mode with 32-byte atoms (`128B_base32B`)
+  SourceLoc loc;          ///< the `swizzle MODE` clause
+  std::string who;        ///< "TMA load", "wgmma descriptor", ...
   bool tma = false;
+
+  /// The mode as annotations write it.
+  std::string mode_name() const { return atom_32b ? "128B_base32B" : std::string(hw::swizzle_name(mode)); }
+  /// The byte swizzle the operation applies (nullopt for none).
+  std::optional<Swizzle> byte_swizzle() const {
+    if (mode == hw::SmemSwizzle::None) return std::nullopt;
+    return hw::cute_byte_swizzle(mode, atom_32b);
+  }
 };
 
 /// Nullopt for statements that are neither a TMA copy nor a descriptor.
 inline std::optional<SwizzleUse> swizzle_use(const annotate::Statement& s) {
   if (auto* t = std::get_if<annotate::TmaDecl>(&s.body))
-    return SwizzleUse{t->swizzle.mode, t->swizzle.loc,
+    return SwizzleUse{t->swizzle.mode, t->swizzle.atom_32b, t->swizzle.loc,
                       t->direction == annotate::TmaDirection::Load ? "TMA load" : "TMA store", true};
   if (auto* d = std::get_if<annotate::DescDecl>(&s.body))
-    return SwizzleUse{d->swizzle.mode, d->swizzle.loc,
+    return SwizzleUse{d->swizzle.mode, d->swizzle.atom_32b, d->swizzle.loc,
                       d->kind == annotate::DescKind::Wgmma ? "wgmma descriptor" : "tcgen05 descriptor", false};
   return std::nullopt;
 }

@@ -30,18 +30,19 @@ class SwizzleMismatchRule : public Rule {
       for (const annotate::Statement* user : ctx.graph.users(buf->name.text)) {
         auto use = swizzle_use(*user);
         if (!use) continue;
-        const hw::SmemSwizzle* mode = &use->mode;
         const SourceLoc& where = use->loc;
         const std::string& who = use->who;
-        const std::optional<Swizzle> used = byte_swizzle_of(*mode);
+        const std::optional<Swizzle> used = use->byte_swizzle();
         const bool same = declared.has_value() == used.has_value() && (!declared || *declared == *used);
         sink.obligation(*user, where, fmt::format("{} of '{}' uses its layout's swizzle", who, buf->name.text), same, 0);
         if (same) continue;
         report::Finding f = finding(
-            where, fmt::format("{} of '{}' uses the {} swizzle ({} on byte addresses), but the layout of '{}' has {}", who,
-                               buf->name.text, hw::swizzle_name(*mode), swizzle_text(used), buf->name.text,
+            where, fmt::format("{} of '{}' uses {}, but the layout of '{}' has {}", who, buf->name.text,
+                               used ? fmt::format("the {} swizzle ({} on byte addresses)", use->mode_name(), swizzle_text(used))
+                                    : std::string("no swizzle"),
+                               buf->name.text,
                                declared ? swizzle_text(declared) + " on byte addresses" : "no swizzle"));
-        f.counterexample = {{"buffer", buf->name.text}, {"operation_swizzle", std::string(hw::swizzle_name(*mode))},
+        f.counterexample = {{"buffer", buf->name.text}, {"operation_swizzle", use->mode_name()},
                             {"layout_byte_swizzle", swizzle_text(declared)}};
         f.trace = {{buf->layout->loc, fmt::format("'{}' is laid out with {}", buf->name.text, swizzle_text(declared))},
                    {where, fmt::format("the {} applies {}", who, swizzle_text(used))}};

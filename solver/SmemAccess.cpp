@@ -1,22 +1,17 @@
 #include "solver/SmemAccess.h"
 
 #include <fmt/format.h>
-
-#include <map>
+#include <fmt/ranges.h>
 
 #include "analyzer/ir/Checked.h"
+#include "hw/ElementType.h"
 
 namespace lp {
 
 int dtype_bits(const std::string& name) {
-  static const std::map<std::string, int> kBits = {
-      {"u8", 8},    {"s8", 8},    {"i8", 8},    {"b8", 8},     {"e4m3", 8},  {"e5m2", 8},  {"fp8", 8},
-      {"f16", 16},  {"bf16", 16}, {"u16", 16},  {"s16", 16},   {"b16", 16},  {"half", 16}, {"f32", 32},
-      {"tf32", 32}, {"u32", 32},  {"s32", 32},  {"b32", 32},   {"float", 32}, {"f64", 64}, {"u64", 64},
-      {"s64", 64},  {"b64", 64},  {"double", 64}, {"b128", 128}};
-  auto it = kBits.find(name);
-  if (it == kBits.end()) throw AccessError(fmt::format("unknown dtype '{}' (f16, bf16, f32, tf32, f64, u8, s8, e4m3, ...)", name));
-  return it->second;
+  std::optional<int> bits = hw::element_bits(name);
+  if (!bits) throw AccessError(fmt::format("unknown dtype '{}'; expected one of {}", name, fmt::join(hw::element_type_names(), ", ")));
+  return *bits;
 }
 
 SmemAccess::SmemAccess(Layout smem, int element_bits, Layout lanes, const hw::SmemInstr& instr, const hw::Arch& arch,

@@ -81,7 +81,7 @@ class SmemAccess {
   bool by_index_ = false;            ///< lanes strides are smem 1-D indices
 };
 
-/// dtype name -> bits: f16, bf16, f32, tf32, f64, u8, s8, i8, e4m3, e5m2, u16, s16, u32, s32, b8..b128.
+/// hw::element_bits, throwing AccessError naming the known types for an unknown name.
 int dtype_bits(const std::string& name);
 
 }  // namespace lp

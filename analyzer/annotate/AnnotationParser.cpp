@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "analyzer/ir/Checked.h"
+#include "hw/ElementType.h"
 #include "hw/HwError.h"
 
 namespace lp::annotate {
@@ -334,9 +335,9 @@ class StatementReader {
 
   Dtype dtype() {
     Name n = name("an element type (f16, bf16, f32, ...)");
-    std::optional<int> bits = annotation_dtype_bits(n.text);
+    std::optional<int> bits = hw::element_bits(n.text);
     if (!bits)
-      fail(n.loc, fmt::format("unknown element type '{}'; expected one of {}", n.text, joined(annotation_dtype_names())));
+      fail(n.loc, fmt::format("unknown element type '{}'; expected one of {}", n.text, joined(hw::element_type_names())));
     return Dtype{n.text, *bits, n.loc};
   }
 

@@ -41,7 +41,7 @@ struct LayoutExpr {
   ParsedLayout parsed;
 };
 
-/// An element type. Invariant: bits is the size dtype_bits gives the name (8..128).
+/// An element type. Invariant: bits is the size hw::element_bits gives the name (8..128).
 struct Dtype {
   std::string name;
   int bits = 0;
@@ -192,11 +192,5 @@ struct Statement {
       body;
   std::vector<Suppression> allows;
 };
-
-/// The element size of an annotation dtype name, or nullopt for an unknown name. The same table
-/// as the solver's lp::dtype_bits (tests/annotate checks that they agree).
-std::optional<int> annotation_dtype_bits(std::string_view name);
-/// The dtype names, for diagnostics.
-const std::vector<std::string>& annotation_dtype_names();
 
 }  // namespace lp::annotate

@@ -35,6 +35,15 @@ TEST_CASE("TMA swizzles are facts.md's bit maps and CuTe's byte Swizzle<B,4,3>",
   CHECK_THROWS_AS(swizzle_byte_address(SmemSwizzle::B32, -1), HwError);
 }
 
+TEST_CASE("tcgen05's 128B swizzle with 32-byte atoms XORs 32-byte chunks with the row in 4 rows", "[hw][tma]") {
+  const auto s = cute_byte_swizzle(SmemSwizzle::B128, true);
+  for (int64_t a = 0; a < 4096; ++a) {
+    const int64_t chunk = (a >> 5) & 3, row = (a >> 7) & 3;
+    REQUIRE(s.apply(a) == ((a & ~int64_t{0x60}) | ((chunk ^ row) << 5)));
+  }
+  CHECK_THROWS_AS(cute_byte_swizzle(SmemSwizzle::B64, true), HwError);
+}
+
 TEST_CASE("byte Swizzle<3,4,3> equals element Swizzle<3,3,3> on 16-bit, <3,2,3> on 32-bit", "[hw][tma]") {
   const auto bytes = cute_byte_swizzle(SmemSwizzle::B128);
   for (int64_t e = 0; e < 4096; ++e) {

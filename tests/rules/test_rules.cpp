@@ -142,6 +142,23 @@ TEST_CASE("LP005/LP007/LP008: TMA and descriptor swizzles, base alignment and bo
   CHECK(good.findings.empty());
 }
 
+TEST_CASE("LP005/LP007: tcgen05's 128B swizzle with 32-byte atoms is CuTe's Swizzle<2,5,2>", "[rules]") {
+  // CuTe 4.2's UMMA::Layout_MN_SW128_32B_Atom_Bits (mma_traits_sm100.hpp:72), tf32 MN-major.
+  const std::string atom = "smem s : tf32 = Sw<2,5,2> o smem_ptr[32b](unset) o (_32,_4):(_1,_32) align ";
+  CheckRun good = check_text(atom + "512\ntcgen05 desc d: s swizzle 128B_base32B major MN\n");
+  INFO(all_messages(good));
+  CHECK(good.findings.empty());
+  CheckRun plain = check_text(atom + "1024\ntcgen05 desc d: s swizzle 128B major MN\n");
+  auto mismatch = of_rule(plain, "LP005");
+  REQUIRE(mismatch.size() == 1);
+  CHECK(mismatch[0]->message.find("uses the 128B swizzle (Sw<3,4,3> on byte addresses), but the layout of 's' has "
+                                  "Sw<2,5,2>") != std::string::npos);
+  // Its pattern repeats every 512 bytes (address bits 5..8).
+  auto align = of_rule(check_text(atom + "256\ntcgen05 desc d: s swizzle 128B_base32B major MN\n"), "LP007");
+  REQUIRE(align.size() == 1);
+  CHECK(align[0]->message.find("repeats every 512 bytes") != std::string::npos);
+}
+
 TEST_CASE("LP006 byte-swizzle-on-elements (cutlass#2634)", "[rules]") {
   CheckRun bad = check_text("smem sB : f16 = Sw<3,4,3> o _0 o (_8,_64):(_64,_1) align 1024\n");
   auto f = of_rule(bad, "LP006");
