@@ -1,3 +1,8 @@
+# entry: FlashAttention-2 forward, Q/K/V smem tile for head dim 64 (fp16)
+# project: FlashAttention
+# source: Dao-AILab/flash-attention csrc/flash_attn/src/kernel_traits.h:79 @ 0251105a2fb19d2957484b7f023cd8c115286ced
+# claim: conflict-free cp.async fill and LDSM read
+# verdict: clean
 # corpus-leads row 20: Dao-AILab/flash-attention csrc/flash_attn/src/kernel_traits.h:79
 # (@ 0251105a2fb19d2957484b7f023cd8c115286ced), fp16 Q/K/V with head dim d = 64:
 #   composition(Swizzle<kSwizzle,3,3>{}, Layout<Shape<_8,Int<kBlockKSmem>>, Stride<Int<kBlockKSmem>,_1>>{})
