@@ -1,4 +1,4 @@
-// `layoutproof replay FINDINGS.json --out DIR [--run] [--arch sm_90a]`: one CUDA program per
+// `layoutproof replay FINDINGS.json --out DIR [--run] [--arch sm_90a] [--clock64]`: one CUDA program per
 // finding that the GPU can reproduce, an index (DIR/README.md) and a CMakeLists.txt; with --run,
 // compiles and runs them and writes DIR/findings.replayed.json (docs/replay.md).
 #include <fstream>
@@ -19,7 +19,8 @@ class ReplayCommand : public Command {
     sub->add_option("findings", findings_, "Findings from `layoutproof check --format json`")->required();
     sub->add_option("--out", out_, "Directory for the programs, their build file and the index")->required();
     sub->add_flag("--run", run_, "Compile with nvcc and run every program on this machine's GPU");
-    sub->add_option("--arch", arch_, "nvcc -arch for --run (default sm_90a)");
+    sub->add_option("--arch", options_.arch, "nvcc -arch for --run (default sm_90a)");
+    sub->add_flag("--clock64", options_.clock64, "With --run: time bank conflicts with clock64 even where ncu is present");
     return sub;
   }
 
@@ -40,11 +41,12 @@ class ReplayCommand : public Command {
     std::cout << "wrote " << programs << " replay programs for " << replays.size() << " findings to " << out_
               << " (index: README.md)\n";
     if (!run_) return kOk;
-    return replay::run_replays(replays, doc, out_, arch_, std::cout) == 0 ? kOk : kFindings;
+    return replay::run_replays(replays, doc, out_, options_, std::cout) == 0 ? kOk : kFindings;
   }
 
  private:
-  std::string findings_, out_, arch_ = "sm_90a";
+  std::string findings_, out_;
+  replay::RunOptions options_;
   bool run_ = false;
 };
 

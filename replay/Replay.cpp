@@ -70,9 +70,11 @@ std::optional<Outcome> parse_outcome(std::string_view output) {
     o.method = m[1].str();
     o.predicted = std::stoll(m[2].str());
     o.measured = std::stoll(m[3].str());
-    // clock64 only estimates wavefronts from latency: it agrees within a quarter (docs/replay.md).
-    o.agrees = o.method == "clock64" ? std::abs(o.measured - o.predicted) <= std::max<int64_t>(1, o.predicted / 4)
-                                     : o.measured == o.predicted;
+    // ncu and exact replays must equal the prediction; a clock64 estimate agrees within a quarter
+    // (docs/replay.md); an unmeasured replay (no ncu, no calibrated timing) never agrees.
+    o.agrees = o.method == "unmeasured" ? false
+               : o.method == "clock64" ? std::abs(o.measured - o.predicted) <= std::max<int64_t>(1, o.predicted / 4)
+                                       : o.measured == o.predicted;
     last = o;
   }
   return last;

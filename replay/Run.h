@@ -12,9 +12,18 @@
 
 namespace lp::replay {
 
+struct RunOptions {
+  std::string arch = "sm_90a";  ///< nvcc's -arch value
+  bool clock64 = false;         ///< time with clock64 even where ncu is present
+};
+
 /// Returns 0 when every replay ran and agrees with its prediction, 1 otherwise (no GPU or
-/// nvcc included, said on `log`). `arch` is nvcc's -arch value, e.g. "sm_90a".
+/// nvcc included, said on `log`). nvcc, ncu and nvidia-smi are found by find_tool (Process.h)
+/// and started from argument vectors.
 int run_replays(const std::vector<Replay>& replays, const nlohmann::json& doc, const std::filesystem::path& dir,
-                const std::string& arch, std::ostream& log);
+                const RunOptions& options, std::ostream& log);
+
+/// "NVIDIA H200" from `nvidia-smi -L` output ("GPU 0: NVIDIA H200 (UUID: ...)"), or empty.
+std::string first_gpu_name(const std::string& nvidia_smi_output);
 
 }  // namespace lp::replay

@@ -7,7 +7,9 @@
 #include "analyzer/parse/Parsers.h"
 #include "hw/Arch.h"
 #include "hw/BankModel.h"
+#include "replay/Process.h"
 #include "replay/Replay.h"
+#include "replay/Run.h"
 
 using nlohmann::json;
 using namespace lp::replay;
@@ -148,4 +150,35 @@ TEST_CASE("the result line is parsed, and agreement follows the method") {
   CHECK(parse_outcome("LP_REPLAY method=clock64 predicted 32, measured 29")->agrees);
   CHECK_FALSE(parse_outcome("LP_REPLAY method=clock64 predicted 32, measured 12")->agrees);
   CHECK_FALSE(parse_outcome("predicted 3, measured 3"));
+}
+
+TEST_CASE("an unmeasured replay never agrees") {
+  auto o = parse_outcome("LP_REPLAY method=unmeasured predicted 32, measured -1\n");
+  REQUIRE(o);
+  CHECK(o->method == "unmeasured");
+  CHECK_FALSE(o->agrees);
+}
+
+TEST_CASE("bank programs take ncu's path; without ncu loads are estimated on sm_90, stores unmeasured") {
+  const std::string load = generate_replays(json{{"findings", {bank_finding("ld.shared.b32", strided(128, 32, 0), 32)}}})[0].source;
+  CHECK(load.find("\"--ncu\"") != std::string::npos);
+  CHECK(load.find("posix_spawn(&pid, ncu.c_str()") != std::string::npos);  // a full path, no shell, no PATH search
+  CHECK(load.find("kCyclesPerWavefront = 2.0") != std::string::npos);
+  CHECK(load.find("prop.major != 9") != std::string::npos);
+  CHECK(load.find('@') == std::string::npos);  // every placeholder filled
+  const std::string store = generate_replays(json{{"findings", {bank_finding("st.shared.b32", strided(128, 32, 0), 32)}}})[0].source;
+  CHECK(store.find("LP_REPLAY method=unmeasured") != std::string::npos);
+  CHECK(store.find("kCyclesPerWavefront") == std::string::npos);
+}
+
+TEST_CASE("CUDA tools are found by LP_REPLAY_<NAME>, and the GPU is named from nvidia-smi -L") {
+  setenv("LP_REPLAY_NCU", "/bin/sh", 1);
+  CHECK(find_tool("ncu") == "/bin/sh");
+  setenv("LP_REPLAY_NCU", "/nonexistent/ncu", 1);
+  CHECK(find_tool("ncu").empty());
+  unsetenv("LP_REPLAY_NCU");
+  CHECK(find_tool("sh") == find_on_path("sh"));
+  CHECK(first_gpu_name("GPU 0: NVIDIA H200 (UUID: GPU-1234)\nGPU 1: NVIDIA H200 (UUID: GPU-5678)\n") == "NVIDIA H200");
+  CHECK(first_gpu_name("GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-x)") == "NVIDIA H100 80GB HBM3");
+  CHECK(first_gpu_name("No devices found.").empty());
 }
