@@ -5,6 +5,7 @@
 // counterexample still gets its section, only without a picture.
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -24,12 +25,25 @@ struct DocNote {
   std::string message;
 };
 
+/// What `layoutproof replay --run` recorded for a finding (its "replay" object, docs/replay.md).
+struct DocReplay {
+  bool replayed = false;
+  std::string why;  ///< why it was not replayed
+  std::string device, arch, method, program;
+  std::optional<int64_t> predicted, measured;  ///< measured: nullopt when the method measured nothing
+  std::optional<bool> agrees;                  ///< nullopt when nothing was measured
+};
+
 struct DocFinding {
   std::string rule, severity, kind, file, message;
   int64_t line = 0, column = 0;
   std::vector<DocNote> notes;
   nlohmann::json counterexample;  ///< an object, or null when the finding has none
+  std::optional<DocReplay> replay;  ///< only in findings that went through `replay --run`
 };
+
+/// One line saying how the replay went: device, method, predicted vs measured, agreement.
+std::string replay_text(const DocReplay& r);
 
 struct FindingsDoc {
   std::vector<DocFinding> findings;

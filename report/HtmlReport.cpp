@@ -100,7 +100,7 @@ std::string svg_grid(const GridSpec& g) {
   return s + "</svg>\n";
 }
 
-std::string legend(std::initializer_list<std::pair<const char*, const char*>> items) {
+std::string legend(std::initializer_list<std::pair<std::string, std::string>> items) {
   std::string s = R"(<div class="legend caption">)";
   for (auto [color, what] : items) s += fmt::format(R"(<span style="background:{}"></span>{})", color, what);
   return s + "</div>\n";
@@ -221,7 +221,8 @@ std::string bank_picture(const json& ce) {
                 fmt::format("lane {}, bank {}, word {} (byte {})", lane, bank, word, word * v.arch->bank_bytes), hot};
   };
   s += svg_grid(g);
-  s += legend({{"#cfe3ff", "word a lane of the phase reads"},
+  const bool load = v.instr->direction == hw::SmemDirection::Load;
+  s += legend({{"#cfe3ff", fmt::format("word a lane of the phase {}", load ? "reads" : "writes")},
                {"#e0413a", "busiest bank: colliding lanes (cell text: word index)"},
                {"#8b0000", "the finding's two lanes"},
                {"#eeeeee", "lane not in this phase"}});
@@ -234,7 +235,7 @@ std::string bank_picture(const json& ce) {
   }
   s += "</table>\n";
 
-  // The tile: which elements the phase's lanes read, the colliding ones in red.
+  // The tile: which elements the phase's lanes touch, the colliding ones in red.
   const std::string text = str_of(ce, "smem_layout");
   if (text.empty()) return s;
   s += fmt::format("<h3>The tile <code>{}</code></h3>", html_escape(text));
@@ -247,9 +248,9 @@ std::string bank_picture(const json& ce) {
   }
   if (!tile) return s + fmt::format(R"(<p class="caption">Tile not drawn: {}.</p>)", html_escape(why));
   const int64_t eb = *bits / 8, base = field(ce, "base") && ce["base"].is_number_integer() ? ce["base"].get<int64_t>() : 0;
-  s += fmt::format(R"(<p class="caption">Each cell is one {} element; a cell is coloured when a lane of phase {} reads it, labelled with the lane. )"
+  s += fmt::format(R"(<p class="caption">Each cell is one {} element; a cell is coloured when a lane of phase {} {} it, labelled with the lane. )"
                    R"(Addresses: base {} + {} &times; element offset.</p>)",
-                   html_escape(str_of(ce, "dtype")), v.worst, base, eb);
+                   html_escape(str_of(ce, "dtype")), v.worst, load ? "reads" : "writes", base, eb);
   s += cap_note(*tile);
   GridSpec t;
   t.rows = std::min(tile->rows(), kMaxGridSide);
@@ -271,7 +272,9 @@ std::string bank_picture(const json& ce) {
     return Cell{"c", "", fmt::format("({},{}): offset {}, byte {}", r, c, off, byte)};
   };
   s += svg_grid(t);
-  s += legend({{"#e0413a", "read by a colliding lane"}, {"#8b0000", "the finding's two lanes"}, {"#cfe3ff", "read by another lane of the phase"}});
+  s += legend({{"#e0413a", fmt::format("{} by a colliding lane", load ? "read" : "written")},
+               {"#8b0000", "the finding's two lanes"},
+               {"#cfe3ff", fmt::format("{} by another lane of the phase", load ? "read" : "written")}});
   return s;
 }
 
@@ -509,6 +512,9 @@ std::string render_html_report(const FindingsDoc& doc) {
       }
       s += "</ul>";
     }
+    if (f.replay)
+      s += fmt::format(R"(<p class="replay {}"><b>GPU replay:</b> {}</p>)",
+                       f.replay->agrees == std::optional<bool>(false) ? "warn" : "", html_escape(replay_text(*f.replay)));
     s += picture(f);
     if (f.counterexample.is_object() && !f.counterexample.empty()) {
       s += "<details><summary>Counterexample fields</summary><table class=\"ce\">";

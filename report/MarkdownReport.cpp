@@ -79,6 +79,7 @@ std::string render_markdown_report(const FindingsDoc& doc) {
       s += fmt::format("- {}{}\n", loc == "-" ? "" : md(loc) + ": ", md(n.message));
     }
     if (std::string g = gist(f); !g.empty()) s += "\nCounterexample: " + md(g) + "\n";
+    if (f.replay) s += "\nGPU replay: " + md(replay_text(*f.replay)) + "\n";
   }
   return s;
 }

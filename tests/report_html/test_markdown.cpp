@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "report/HtmlReport.h"
 #include "report/MarkdownReport.h"
 
 namespace {
@@ -37,4 +38,35 @@ TEST_CASE("summary.md escapes Markdown and HTML in messages", "[markdown]") {
   CHECK(md.find("| 1 | LP9 | - | f\\`x\\`.cu | a\\|b \\<script\\>x\\</script\\> \\*em\\* \\[l\\](http://e) \\# head |") !=
         std::string::npos);
   CHECK(md.find("<script>") == std::string::npos);
+}
+
+TEST_CASE("the GPU replay recorded by replay --run is shown in both pages", "[markdown][html]") {
+  const auto doc = lp::report::parse_findings_doc(
+      R"({"findings": [
+        {"rule": "LP002", "message": "m", "replay": {"program": "f00.cu", "method": "ncu", "predicted": 8, "measured": 8,
+         "agrees": true, "device": "NVIDIA H100 80GB HBM3", "arch": "sm_90a"}},
+        {"rule": "LP002", "message": "m", "replay": {"program": "f01.cu", "method": "ncu", "predicted": 8, "measured": 4,
+         "agrees": false, "device": "GPU <x>", "arch": "sm_90a"}},
+        {"rule": "LP002", "message": "m", "replay": {"program": "f02.cu", "method": "unmeasured", "predicted": 4,
+         "measured": null, "agrees": null, "device": "GPU", "arch": "sm_80"}},
+        {"rule": "LP005", "message": "m", "replay": {"replayed": false, "why": "no per-lane access to replay"}},
+        {"rule": "LP002", "message": "m"}]})",
+      "replayed.json");
+  REQUIRE(doc.findings.size() == 5);
+  CHECK(lp::report::replay_text(*doc.findings[0].replay) ==
+        "replayed on NVIDIA H100 80GB HBM3 (sm_90a) with ncu: predicted 8, measured 8; agrees");
+  CHECK(lp::report::replay_text(*doc.findings[1].replay) ==
+        "replayed on GPU <x> (sm_90a) with ncu: predicted 8, measured 4; DISAGREES with the prediction");
+  CHECK(lp::report::replay_text(*doc.findings[2].replay) == "replayed on GPU (sm_80) but not measured: predicted 4");
+  CHECK(lp::report::replay_text(*doc.findings[3].replay) == "not replayed: no per-lane access to replay");
+  CHECK(!doc.findings[4].replay);
+  const std::string md = lp::report::render_markdown_report(doc);
+  CHECK(md.find("GPU replay: replayed on NVIDIA H100 80GB HBM3 (sm\\_90a) with ncu: predicted 8, measured 8; agrees") !=
+        std::string::npos);
+  const std::string html = lp::report::render_html_report(doc);
+  CHECK(html.find("<b>GPU replay:</b> replayed on GPU &lt;x&gt; (sm_90a) with ncu: predicted 8, measured 4; DISAGREES") !=
+        std::string::npos);
+  CHECK_THROWS_AS(lp::report::parse_findings_doc(R"({"findings": [{"replay": {"agrees": "yes"}}]})", "bad"),
+                  lp::report::ReportInputError);
+  CHECK_THROWS_AS(lp::report::parse_findings_doc(R"({"findings": [{"replay": [1]}]})", "bad"), lp::report::ReportInputError);
 }
