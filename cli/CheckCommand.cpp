@@ -42,6 +42,9 @@ class CheckCommand : public Command {
     sub->add_option("--jobs", jobs_, "Files checked in parallel (default: one per core)");
     sub->add_option("--cache-dir", cache_dir_, "Where results are cached by content (default: ~/.cache/layoutproof)");
     sub->add_flag("--no-cache", no_cache_, "Neither read nor write cached results");
+    sub->add_option("--time-budget", time_budget_,
+                    "Seconds for the whole run; proofs not started by then are reported as unknown")
+        ->check(CLI::Range(0.001, 1e6));
     sub->add_flag("--no-progress", no_progress_, "No progress line, even on a terminal");
     sub->add_option("--fail-on", fail_on_, "Least severity that fails the gate: error, warning (default) or note")
         ->check(CLI::IsMember({"error", "warning", "note"}));
@@ -58,6 +61,7 @@ class CheckCommand : public Command {
     }
     if (!engine_.empty()) opt.config.engine = engine_from_name(engine_);
     opt.jobs = jobs_;
+    if (time_budget_) opt.config.time_budget_s = *time_budget_;
     if (!no_cache_) opt.cache_dir = cache_dir_.empty() ? default_cache_dir() : std::optional<std::string>(cache_dir_);
     const bool tty = !no_progress_ && isatty(STDERR_FILENO);
     if (tty)
@@ -97,6 +101,7 @@ class CheckCommand : public Command {
   std::vector<std::string> paths_;
   std::string format_ = "text", output_, baseline_, write_baseline_, config_path_, engine_, cache_dir_, report_dir_, fail_on_ = "warning";
   unsigned jobs_ = 0;
+  std::optional<double> time_budget_;
   bool no_cache_ = false, no_progress_ = false;
 };
 

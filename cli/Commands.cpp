@@ -11,6 +11,7 @@ std::unique_ptr<Command> make_prove_command();
 std::unique_ptr<Command> make_check_command();
 std::unique_ptr<Command> make_replay_command();
 std::unique_ptr<Command> make_report_command();
+std::unique_ptr<Command> make_bench_command();
 
 std::vector<std::string> split_commas(const std::string& text) {
   std::vector<std::string> items;
@@ -61,6 +62,7 @@ std::vector<std::unique_ptr<Command>> make_commands() {
   c.push_back(make_check_command());
   c.push_back(make_replay_command());
   c.push_back(make_report_command());
+  c.push_back(make_bench_command());
   return c;
 }
 

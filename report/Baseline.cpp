@@ -62,6 +62,8 @@ Baseline Baseline::parse(std::string_view text, const std::string& name) {
     j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     throw BaselineError(name, fmt::format("not valid JSON (at byte {})", e.byte));
+  } catch (const nlohmann::json::exception& e) {  // out_of_range 406: a number too large for a double
+    throw BaselineError(name, fmt::format("not valid JSON ({})", e.what()));
   }
   if (!j.is_object()) throw BaselineError(name, fmt::format("the top level is {}, not an object", j.type_name()));
   auto version = j.find("version");

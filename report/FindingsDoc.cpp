@@ -65,6 +65,8 @@ FindingsDoc parse_findings_doc(std::string_view text, const std::string& name) {
     root = json::parse(text);
   } catch (const json::parse_error& e) {
     throw ReportInputError(fmt::format("{}: not valid JSON (byte {}): {}", name, e.byte, e.what()));
+  } catch (const json::exception& e) {  // out_of_range 406: a number too large for a double
+    throw ReportInputError(fmt::format("{}: not valid JSON: {}", name, e.what()));
   }
   if (!root.is_object()) throw ReportInputError(name + ": expected a JSON object from `layoutproof check --format json`");
   auto fs = root.find("findings");

@@ -1,6 +1,8 @@
 // LP003 algebra-legality: every composition and divide the code performs (`compose`, `divide`
 // annotations) gives the function it claims on its whole domain; CuTe itself accepts illegal
 // uses silently. `expect NAME illegal` records a known-bad use. docs/rules/LP003.md
+#include <chrono>
+
 #include "analyzer/algebra/Operations.h"
 #include "rules/Rule.h"
 #include "rules/RuleSupport.h"
@@ -34,6 +36,7 @@ class AlgebraRule : public Rule {
       const annotate::Name* name = nullptr;
       std::optional<algebra::Outcome> out;
       std::string what;
+      const auto started = std::chrono::steady_clock::now();  // the obligation's time, for statistics
       if (auto* c = std::get_if<annotate::ComposeDecl>(&s.body)) {
         auto a = resolve(c->a), b = resolve(c->b);
         if (!a || !b) continue;  // an operand whose own statement failed
@@ -65,7 +68,8 @@ class AlgebraRule : public Rule {
       const bool expected_illegal = expect != nullptr;
       const bool illegal = out->check.verdict == algebra::Verdict::Illegal;
       sink.obligation(s, s.loc, what + (expected_illegal ? " is illegal, as expected" : " is legal"),
-                      out->check.verdict != algebra::Verdict::Unknown && illegal == expected_illegal, 0);
+                      out->check.verdict != algebra::Verdict::Unknown && illegal == expected_illegal,
+                      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
       if (out->check.verdict == algebra::Verdict::Unknown) {
         Outcome o;
         o.reason = out->check.reason;

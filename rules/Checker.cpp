@@ -5,11 +5,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 
 #include "analyzer/annotate/AnnotationParser.h"
@@ -40,8 +43,20 @@ struct FileResult {
 using json = nlohmann::json;
 
 json loc_json(const SourceLoc& l) { return l.source ? json(l.offset) : json(nullptr); }
+// Cache entries are read back defensively: anything out of range makes the entry "damaged" (it
+// is recomputed), so an entry written by someone else cannot point outside the file.
 SourceLoc loc_from(const json& j, const std::shared_ptr<const SourceText>& src) {
-  return j.is_null() ? SourceLoc{} : SourceLoc{src, j.get<size_t>()};
+  if (j.is_null()) return SourceLoc{};
+  const size_t offset = j.get<size_t>();
+  if (offset > src->text.size()) throw std::out_of_range("cache entry: location past the end of the file");
+  return SourceLoc{src, offset};
+}
+
+template <class Enum>
+Enum enum_from(const json& j, Enum last) {
+  const int v = j.get<int>();
+  if (v < 0 || v > static_cast<int>(last)) throw std::out_of_range("cache entry: value out of range");
+  return static_cast<Enum>(v);
 }
 
 json to_json(const FileResult& r) {
@@ -64,8 +79,8 @@ FileResult from_json(const json& j, const std::shared_ptr<const SourceText>& src
   for (const auto& f : j.at("findings")) {
     report::Finding x;
     x.rule_id = f.at("rule");
-    x.severity = static_cast<Severity>(f.at("severity").get<int>());
-    x.kind = static_cast<report::FindingKind>(f.at("kind").get<int>());
+    x.severity = enum_from(f.at("severity"), Severity::Error);
+    x.kind = enum_from(f.at("kind"), report::FindingKind::Invalid);
     x.loc = loc_from(f.at("loc"), src);
     x.message = f.at("message");
     for (const auto& n : f.at("notes")) x.notes.push_back(Note{loc_from(n[0], src), n[1]});
@@ -119,11 +134,28 @@ FileResult check_text(const annotate::ParseResult& parsed, const Config& config)
   return r;
 }
 
+// A file that cannot be opened or read (permissions, an I/O error) is an LP000 error of its own.
+report::Finding unreadable(const std::string& path, const std::string& why) {
+  report::Finding f;
+  f.rule_id = "LP000";
+  f.severity = Severity::Error;
+  f.kind = report::FindingKind::Invalid;
+  f.message = fmt::format("{}: cannot be read: {}", path, why);
+  f.fingerprint = "LP000:" + f.message;
+  return f;
+}
+
 FileResult check_file(const std::string& path, const CheckOptions& opt) {
   std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string text = ss.str();
+  if (!in) return FileResult{{unreadable(path, std::strerror(errno))}, {}};
+  // At most one byte past the size limit: a file that grew since it was listed is refused by the
+  // scanner as too large, never read whole into memory.
+  std::string text;
+  char chunk[1 << 16];
+  while (text.size() <= kMaxFileBytes && in.read(chunk, sizeof chunk).gcount() > 0)
+    text.append(chunk, static_cast<size_t>(in.gcount()));
+  if (in.bad()) return FileResult{{unreadable(path, "read error")}, {}};
+  if (text.size() > kMaxFileBytes + 1) text.resize(kMaxFileBytes + 1);
   std::optional<fs::path> cached;
   if (opt.cache_dir) {
     cached = fs::path(*opt.cache_dir) / (cache_key(path, text, opt.config) + ".json");
@@ -140,7 +172,8 @@ FileResult check_file(const std::string& path, const CheckOptions& opt) {
   }
   annotate::ParseResult parsed = annotate::parse_annotations(path, std::move(text));
   FileResult r = check_text(parsed, opt.config);
-  if (cached) {
+  // Results cut short by the run's time budget are not the file's results: never cached.
+  if (cached && !opt.config.limits.out_of_time()) {
     std::error_code ec;
     fs::create_directories(cached->parent_path(), ec);
     fs::path tmp = *cached;
@@ -151,6 +184,22 @@ FileResult check_file(const std::string& path, const CheckOptions& opt) {
     if (out) fs::rename(tmp, *cached, ec);  // atomic: concurrent runs never read half a file
   }
   return r;
+}
+
+// Files beyond the scanner's size limit are reported, not read (following a symlink for its size).
+bool too_large(const std::string& path, std::vector<std::string>& errors) {
+  std::error_code ec;
+  const uintmax_t size = fs::file_size(path, ec);
+  if (ec || size <= kMaxFileBytes) return false;
+  errors.push_back(fmt::format("{}: larger than {} bytes, not read", path, kMaxFileBytes));
+  return true;
+}
+
+// Whether canonical `p` lies in canonical directory `dir` (or is it).
+bool inside(const fs::path& p, const fs::path& dir) {
+  if (dir.empty()) return false;  // the directory could not be resolved: follow no link
+  const auto d = std::mismatch(dir.begin(), dir.end(), p.begin(), p.end()).first;
+  return d == dir.end() || (std::next(d) == dir.end() && d->empty());  // "dir/" ends with an empty element
 }
 
 }  // namespace
@@ -165,14 +214,19 @@ std::vector<std::string> collect_files(const std::vector<std::string>& paths, st
       continue;
     }
     if (fs::is_regular_file(st)) {
-      out.push_back(p);  // named explicitly: checked whatever its extension (the scanner decides)
+      // Named explicitly: checked whatever its extension (the scanner decides), within the size limit.
+      if (too_large(p, errors)) continue;
+      out.push_back(p);
       continue;
     }
     if (!fs::is_directory(st)) {
       errors.push_back(fmt::format("{}: not a regular file or directory", p));
       continue;
     }
-    // Symlinked directories are not followed, so a link loop cannot recurse.
+    // Symlinked directories are not followed, so a link loop cannot recurse. A symlinked file is
+    // read only when it resolves to a file inside the directory given: a link in a checked tree
+    // (a pull request) never makes the checker read, and report lines of, files elsewhere.
+    const fs::path root = fs::weakly_canonical(p, ec);
     fs::recursive_directory_iterator it(p, fs::directory_options::skip_permission_denied, ec), end;
     if (ec) {
       errors.push_back(fmt::format("{}: {}", p, ec.message()));
@@ -185,16 +239,19 @@ std::vector<std::string> collect_files(const std::vector<std::string>& paths, st
       }
       std::error_code e2;
       if (it->is_symlink(e2)) {
-        if (fs::is_regular_file(it->path(), e2) && annotatable(it->path())) out.push_back(it->path().string());
-        else if (!fs::exists(it->path(), e2)) errors.push_back(fmt::format("{}: dangling symbolic link", it->path().string()));
+        if (!fs::exists(it->path(), e2)) {
+          errors.push_back(fmt::format("{}: dangling symbolic link", it->path().string()));
+        } else if (fs::is_regular_file(it->path(), e2) && annotatable(it->path())) {
+          const fs::path target = fs::canonical(it->path(), e2);
+          if (e2 || !inside(target, root))
+            errors.push_back(fmt::format("{}: symbolic link to a file outside {}, not read", it->path().string(), p));
+          else if (!too_large(it->path().string(), errors))
+            out.push_back(it->path().string());
+        }
         continue;
       }
-      if (it->is_regular_file(e2) && annotatable(it->path())) {
-        if (it->file_size(e2) > kMaxFileBytes)
-          errors.push_back(fmt::format("{}: larger than {} bytes, not read", it->path().string(), kMaxFileBytes));
-        else
-          out.push_back(it->path().string());
-      }
+      if (it->is_regular_file(e2) && annotatable(it->path()) && !too_large(it->path().string(), errors))
+        out.push_back(it->path().string());
     }
   }
   std::sort(out.begin(), out.end());
@@ -202,7 +259,11 @@ std::vector<std::string> collect_files(const std::vector<std::string>& paths, st
   return out;
 }
 
-report::CheckRun check_paths(const std::vector<std::string>& paths, const CheckOptions& opt) {
+report::CheckRun check_paths(const std::vector<std::string>& paths, const CheckOptions& options) {
+  CheckOptions opt = options;
+  if (opt.config.time_budget_s)
+    opt.config.limits.deadline = std::chrono::steady_clock::now() +
+        std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(*opt.config.time_budget_s));
   report::CheckRun run;
   run.tool_version = kToolVersion;
   for (const Rule* r : all_rules()) run.rules.push_back(r->info());

@@ -35,8 +35,12 @@ Config load_config(const std::string& path) {
   if (!in) throw ConfigError(fmt::format("{}: cannot be read", path));
   std::stringstream ss;
   ss << in.rdbuf();
+  return parse_config(ss.str(), path);
+}
+
+Config parse_config(std::string text, const std::string& path) {
   Config c;
-  c.text = ss.str();
+  c.text = std::move(text);
   toml::table t;
   try {
     t = toml::parse(c.text, path);
@@ -50,8 +54,9 @@ Config load_config(const std::string& path) {
     const std::string sec(section.str());
     const toml::table* tbl = node.as_table();
     if (!tbl) throw ConfigError(where(node, sec) + " must be a table ([" + sec + "])");
-    for (auto& [k, v] : *tbl) {
-      const std::string key(k.str());
+    for (auto& kv : *tbl) {
+      const std::string key(kv.first.str());
+      const toml::node& v = kv.second;  // not a structured binding: clang-14 cannot capture those
       auto str = [&]() {
         if (!v.is_string()) throw ConfigError(where(v, sec + "." + key) + " must be a string");
         return std::string(*v.value<std::string>());
@@ -63,6 +68,10 @@ Config load_config(const std::string& path) {
         c.rule_severity[key] = severity_named(str(), where(v, "rules." + key));
       } else if (sec == "gate" && key == "unknown") {
         c.unknown_severity = severity_named(str(), where(v, "gate.unknown"));
+      } else if (sec == "gate" && key == "time-budget-s") {
+        auto n = v.value<int64_t>();
+        if (!n || *n < 1 || *n > 86400) throw ConfigError(where(v, "gate.time-budget-s") + " must be an integer in [1, 86400]");
+        c.time_budget_s = static_cast<double>(*n);
       } else if (sec == "solver" && key == "engine") {
         try {
           c.engine = engine_from_name(str());

@@ -8,6 +8,7 @@
 //   timeout-ms = 20000
 //   [gate]
 //   unknown = "error"              # severity of undecided proofs; "off" ignores them
+//   time-budget-s = 600            # the whole run (also `check --time-budget`); then unknowns
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -29,6 +30,8 @@ struct Config {
   std::optional<Severity> unknown_severity = Severity::Error;      ///< nullopt = unknowns ignored
   Engine engine = Engine::Auto;
   SolverLimits limits;
+  /// Seconds for the whole `check` run; proofs asked after it are Unknown. nullopt: no budget.
+  std::optional<double> time_budget_s;
   std::string text;  ///< the file's text (part of the cache key)
 
   /// The severity of `rule`'s findings: configured, else the rule's default; nullopt = off.
@@ -37,5 +40,7 @@ struct Config {
 
 /// Parses a `.layoutproof.toml`; throws ConfigError naming the file, line and problem.
 Config load_config(const std::string& path);
+/// The same on text already read; `name` is the file name used in errors.
+Config parse_config(std::string text, const std::string& name);
 
 }  // namespace lp::rules

@@ -8,6 +8,7 @@ packages=(
   libz3-dev libboost-graph-dev libspdlog-dev libfmt-dev
   catch2 nlohmann-json3-dev libcli11-dev libtomlplusplus-dev libxxhash-dev
   chromium  # headless browser for tests/report_html (renders the HTML report)
+  clang-14 libclang-rt-14-dev  # libFuzzer and the sanitizer runtimes for fuzz/ (scripts/fuzz.sh)
 )
 
 missing=()

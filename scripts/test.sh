@@ -1,6 +1,40 @@
 #!/usr/bin/env bash
-# Set-up and the whole test suite on a fresh machine: dependencies, build, ctest.
+# Set-up and the whole test suite on a fresh machine (the CI job, .ci/run):
+#   1. dependencies (scripts/install-deps.sh);
+#   2. the whole ctest suite built with AddressSanitizer and UBSan (build-asan/, LP_SANITIZE=ON):
+#      every test, and the `layoutproof` binary the tests run, sanitized; any report fails;
+#   3. scripts/fuzz.sh: every libFuzzer target (build-fuzz/, clang) for FUZZ_SECONDS each.
+# The plain RelWithDebInfo build/ is what scripts/build.sh and scripts/run-corpus.sh make; the
+# sanitized build replaces it for the tests, so CI compiles the project twice (sanitized, fuzz)
+# rather than three times (docs/security.md; timings in the commit that added this).
+#   LP_TEST_PLAIN=1   test the plain build/ instead (no sanitizers, no fuzzing): the quick loop
+#   LP_NO_FUZZ=1      skip step 3
+#   FUZZ_SECONDS      per fuzz target (default 15 here)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/build.sh
-ctest --test-dir build --output-on-failure -j"$(nproc)"
+jobs=$(nproc)
+if [[ ${LP_TEST_PLAIN:-0} == 1 ]]; then
+  ./scripts/build.sh
+  ctest --test-dir build --output-on-failure -j"$jobs"
+  exit
+fi
+
+./scripts/install-deps.sh
+# halt_on_error: the first report fails the test; LSan's suppressions name third-party code only.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:halt_on_error=1:detect_stack_use_after_return=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/scripts/sanitizers/lsan.supp:print_suppressions=0}
+SECONDS=0
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLP_SANITIZE=ON >/dev/null
+cmake --build build-asan -j"$jobs"
+echo "sanitized build: ${SECONDS}s"
+SECONDS=0
+# The sanitized tests run about twice as long: the timeouts of ctest stay as the tests set them.
+ctest --test-dir build-asan --output-on-failure -j"$jobs"
+echo "sanitized tests: ${SECONDS}s"
+
+if [[ ${LP_NO_FUZZ:-0} != 1 ]]; then
+  SECONDS=0
+  FUZZ_SECONDS=${FUZZ_SECONDS:-15} ./scripts/fuzz.sh
+  echo "fuzzing (build and runs): ${SECONDS}s"
+fi

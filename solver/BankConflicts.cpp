@@ -7,6 +7,7 @@
 #include "hw/HwError.h"
 #include "solver/Engines.h"
 #include "solver/F2Conflicts.h"
+#include "solver/QueryLog.h"
 #include "solver/Z3Layout.h"
 
 namespace lp {
@@ -77,16 +78,25 @@ std::optional<AccessWitness> check_vector(const SmemAccess& a, int lane, int64_t
   return std::nullopt;
 }
 
-ConflictResult by_enumeration(const SmemAccess& a, const SolverLimits& limits) {
+// With `access_prefix` >= 0, only issues below it are visited, and only an invalid access is
+// reported (Refuted, exactly what the full enumeration would report, since the full enumeration
+// returns at the first invalid access in the same order); otherwise the answer is Unknown.
+ConflictResult by_enumeration(const SmemAccess& a, const SolverLimits& limits, int64_t access_prefix = -1) {
   ConflictResult r;
   r.engine = Engine::Enum;
   auto residues = bases(a);
   const int used = hw::address_lane_count(a.instr());
-  if (a.issue_count() > limits.max_enumeration / 32 / static_cast<int64_t>(residues.size())) {
+  if (access_prefix < 0 && a.issue_count() > limits.max_enumeration / 32 / static_cast<int64_t>(residues.size())) {
     r.reason = fmt::format("{} issues x {} base residues exceed the enumeration limit", a.issue_count(), residues.size());
     return r;
   }
   for (int64_t q = 0; q < a.issue_count(); ++q) {
+    if (access_prefix >= 0 && q >= access_prefix) {
+      r = ConflictResult{};
+      r.engine = Engine::Enum;
+      r.reason = "the access prefix found no invalid access";
+      return r;
+    }
     for (int lane = 0; lane < used; ++lane) {
       try {
         if (auto v = check_vector(a, lane, q)) {
@@ -483,20 +493,43 @@ void revalidate(const SmemAccess& a, ConflictResult& r) {
 }  // namespace
 
 ConflictResult prove_conflict_free(const SmemAccess& access, Engine engine, const SolverLimits& limits) {
+  if (limits.out_of_time()) {
+    ConflictResult r;
+    r.reason = kTimeBudgetReason;
+    return r;
+  }
+  if (QueryRecorder* rec = query_recorder())
+    rec->add({Property::BankConflicts,
+              fmt::format("{} {} lanes {}", access.instr().name, layout_label(access.smem()), layout_label(access.lanes())),
+              [access](Engine e, const SolverLimits& l) {
+                ConflictResult r = prove_conflict_free(access, e, l);
+                std::string detail = r.verdict == Verdict::Unknown ? "" : fmt::format("wavefronts={} ideal={}{}", r.wavefronts, r.ideal, r.access ? " access-error" : "");
+                return Rerun{r, detail};
+              }});
   return timed_decision<ConflictResult>(engine, [&] {
     ConflictResult r;
     switch (engine) {
       case Engine::Enum: r = by_enumeration(access, limits); break;
       case Engine::Z3: r = by_z3(access, limits); break;
       case Engine::F2: r = by_f2(access, limits); break;
-      case Engine::Auto:
+      case Engine::Auto: {
         r = by_f2(access, limits);
         if (r.verdict != Verdict::Unknown) break;
-        if (access.issue_count() * static_cast<int64_t>(access.base_period() / access.base_align() + 1) <= kAutoEnumerationLimit / 32)
+        // Enumeration costs ~50 us an issue and base; Z3 takes seconds on any access of the hardware
+        // model, so enumerate up to 2^15 of them (kAutoConflictEnumerationLimit lane addresses).
+        const int64_t work = access.issue_count() * static_cast<int64_t>(access.base_period() / access.base_align() + 1);
+        if (work <= kAutoConflictEnumerationLimit / 32) {
           r = by_enumeration(access, limits);
-        else
-          r = by_z3(access, limits);
+          break;
+        }
+        // Larger: enumerate as many issues anyway, for an invalid access (a tile larger than
+        // shared memory leaves it after a few rows); one found there is exactly what the full
+        // enumeration reports. Else Z3.
+        r = by_enumeration(access, limits, kAutoConflictEnumerationLimit / 32 / (access.base_period() / access.base_align() + 1));
+        if (r.verdict == Verdict::Refuted && r.access) break;
+        r = by_z3(access, limits);
         break;
+      }
     }
     revalidate(access, r);
     if (r.access && r.reason.empty())

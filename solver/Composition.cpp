@@ -7,6 +7,7 @@
 #include "analyzer/ir/Checked.h"
 #include "solver/Engines.h"
 #include "solver/F2Layout.h"
+#include "solver/QueryLog.h"
 #include "solver/Z3Layout.h"
 
 namespace lp {
@@ -256,6 +257,10 @@ CompositionResult prove_composition(const Layout& a, const Layout& b, const std:
   Addressing ad = addressing(a, b);
   if (!a.has_domain() || !b.has_domain()) throw std::invalid_argument("A and B need shapes");
   if (!a.replicas().empty()) throw std::invalid_argument("A has replicas; composition needs a function");
+  if (QueryRecorder* rec = query_recorder())
+    rec->add({Property::Composition, layout_label(a) + " o " + layout_label(b), [a, b, r](Engine e, const SolverLimits& l) {
+                return Rerun{prove_composition(a, b, r, e, l), ""};
+              }});
   return timed_decision<CompositionResult>(engine, [&] {
     CompositionResult res;
     if (r && r->size() != b.size()) {

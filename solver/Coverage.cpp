@@ -7,6 +7,7 @@
 #include "analyzer/ir/Checked.h"
 #include "solver/Engines.h"
 #include "solver/F2Layout.h"
+#include "solver/QueryLog.h"
 #include "solver/Z3Layout.h"
 
 namespace lp {
@@ -242,7 +243,19 @@ void revalidate(const Layout& instance, const Parametric* params, const Target& 
 
 CoverageResult prove_covers(const Layout& layout, const std::vector<AxisRange>& ranges, Engine engine,
                             const SolverLimits& limits, const Parametric* params) {
+  if (limits.out_of_time()) {
+    CoverageResult r;
+    r.reason = kTimeBudgetReason;
+    return r;
+  }
   Target t = resolve(layout, ranges);
+  if (QueryRecorder* rec = query_recorder()) {
+    std::optional<Parametric> copy;
+    if (params && !params->empty()) copy = *params;
+    rec->add({Property::Coverage, layout_label(layout), [layout, ranges, copy](Engine e, const SolverLimits& l) {
+                return Rerun{prove_covers(layout, ranges, e, l, copy ? &*copy : nullptr), ""};
+              }});
+  }
   return timed_decision<CoverageResult>(engine, [&] {
     CoverageResult r;
     if (params && !params->empty()) {

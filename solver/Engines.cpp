@@ -6,7 +6,7 @@ z3::solver make_solver(z3::context& ctx, const SolverLimits& limits) {
   z3::set_param("memory_max_size", static_cast<int>(limits.memory_mb));
   z3::solver s(ctx);
   z3::params p(ctx);
-  p.set("timeout", limits.timeout_ms);
+  p.set("timeout", limits.z3_timeout_ms());
   s.set(p);
   return s;
 }

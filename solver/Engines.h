@@ -50,5 +50,10 @@ Result timed_decision(Engine engine, Decide&& decide) {
 
 /// Domains up to this many points are enumerated by the auto engine when F2 does not apply.
 inline constexpr int64_t kAutoEnumerationLimit = int64_t{1} << 18;
+/// The same for the injectivity of scalar layouts, which are enumerated without allocating.
+inline constexpr int64_t kAutoScalarEnumerationLimit = int64_t{1} << 22;
+/// Lane addresses (issues x base residues x 32) the auto engine enumerates for a bank-conflict
+/// proof that F2 does not decide.
+inline constexpr int64_t kAutoConflictEnumerationLimit = int64_t{1} << 20;
 
 }  // namespace lp

@@ -2,11 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "analyzer/ir/Checked.h"
 #include "solver/Engines.h"
 #include "solver/F2Layout.h"
+#include "solver/QueryLog.h"
 #include "solver/Z3Layout.h"
 
 namespace lp {
@@ -21,6 +23,94 @@ struct PointHash {
   }
 };
 
+// The offset of every index of a scalar layout, in index order, walked as an odometer (no
+// allocation per point). Returns false when the affine part might overflow 62 bits; the caller
+// then evaluates point by point (with checked arithmetic).
+bool scalar_offsets(const Layout& l, std::vector<int64_t>& out) {
+  const auto& modes = l.modes();
+  const int64_t off = l.offset().empty() ? 0 : l.offset()[0];
+  // |offset| + sum (extent-1)*|stride| bounds every partial sum; keep it well inside int64.
+  constexpr int64_t kBound = int64_t{1} << 61;
+  int64_t bound = off < 0 ? -off : off;
+  if (bound >= kBound) return false;
+  for (const Mode& m : modes) {
+    int64_t s = m.stride[0] < 0 ? -m.stride[0] : m.stride[0];
+    if (s != 0 && (m.extent > kBound / s || bound + m.extent * s >= kBound)) return false;
+    bound += m.extent * s;
+  }
+  std::vector<size_t> fast;  // modes, fastest-varying first in the layout's index order
+  for (size_t k = 0; k < modes.size(); ++k) fast.push_back(k);
+  if (l.order() == IndexOrder::RowMajor) std::reverse(fast.begin(), fast.end());
+  const int64_t n = l.size();
+  out.resize(static_cast<size_t>(n));
+  std::vector<int64_t> c(modes.size(), 0);
+  int64_t v = off;
+  const bool stages = !l.stages().empty();
+  for (int64_t i = 0; i < n; ++i) {
+    out[static_cast<size_t>(i)] = stages ? l.apply_stages(v) : v;
+    for (size_t k : fast) {
+      v += modes[k].stride[0];
+      if (++c[k] < modes[k].extent) break;
+      v -= modes[k].extent * modes[k].stride[0];
+      c[k] = 0;
+    }
+  }
+  return true;
+}
+
+// Injectivity of a scalar layout by enumeration: a bitmap over the image range when it is
+// dense enough, else a sort. Reports the same witness as the point-by-point search: the first
+// index whose offset an earlier index already has, and the first such earlier index.
+InjectivityResult scalar_enumeration(const Layout& l, const std::vector<int64_t>& vals) {
+  InjectivityResult r;
+  r.engine = Engine::Enum;
+  const int64_t n = static_cast<int64_t>(vals.size());
+  int64_t second = -1;  // the first index whose value occurred before
+  if (n > 0) {
+    auto [lo_it, hi_it] = std::minmax_element(vals.begin(), vals.end());
+    const int64_t lo = *lo_it, hi = *hi_it;
+    const uint64_t range = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) + 1;
+    if (range <= static_cast<uint64_t>(n) * 64 + 4096) {
+      std::vector<uint64_t> seen(static_cast<size_t>(range / 64 + 1), 0);
+      for (int64_t i = 0; i < n; ++i) {
+        uint64_t b = static_cast<uint64_t>(vals[static_cast<size_t>(i)]) - static_cast<uint64_t>(lo);
+        uint64_t& w = seen[b / 64];
+        const uint64_t bit = uint64_t{1} << (b % 64);
+        if (w & bit) {
+          second = i;
+          break;
+        }
+        w |= bit;
+      }
+    } else {
+      std::vector<int64_t> sorted(vals);
+      std::sort(sorted.begin(), sorted.end());
+      auto dup = std::adjacent_find(sorted.begin(), sorted.end());
+      if (dup != sorted.end()) {
+        // Some value repeats: the first repeat in index order, found with a hash set.
+        std::vector<int64_t>().swap(sorted);
+        std::unordered_map<int64_t, int64_t> first;
+        first.reserve(static_cast<size_t>(n));
+        for (int64_t i = 0; i < n; ++i)
+          if (!first.emplace(vals[static_cast<size_t>(i)], i).second) {
+            second = i;
+            break;
+          }
+      }
+    }
+  }
+  if (second < 0) {
+    r.verdict = Verdict::Proven;
+    return r;
+  }
+  const int64_t v = vals[static_cast<size_t>(second)];
+  int64_t owner = 0;
+  while (vals[static_cast<size_t>(owner)] != v) ++owner;
+  r.verdict = Verdict::Refuted;
+  r.witness = InjectivityWitness{owner, second, 0, 0, Point{v}, {}};
+  return r;
+}
+
 InjectivityResult by_enumeration(const Layout& l, const SolverLimits& limits) {
   InjectivityResult r;
   r.engine = Engine::Enum;
@@ -28,6 +118,10 @@ InjectivityResult by_enumeration(const Layout& l, const SolverLimits& limits) {
   if (n > limits.max_enumeration / reps) {
     r.reason = fmt::format("{} points x {} replicas exceed the enumeration limit of {}", n, reps, limits.max_enumeration);
     return r;
+  }
+  if (l.is_scalar()) {
+    std::vector<int64_t> vals;
+    if (scalar_offsets(l, vals)) return scalar_enumeration(l, vals);
   }
   std::unordered_map<Point, std::pair<int64_t, int64_t>, PointHash> owner;
   owner.reserve(static_cast<size_t>(n * reps));
@@ -147,6 +241,10 @@ InjectivityResult by_enumeration_over_params(const Layout& l, const Parametric& 
   return r;
 }
 
+// The auto engine enumerates domains up to this many points: scalar layouts take the
+// allocation-free path above (a few ns a point, well below a Z3 query up to 2^22 points).
+int64_t auto_enumeration_limit(const Layout& l) { return l.is_scalar() ? kAutoScalarEnumerationLimit : kAutoEnumerationLimit; }
+
 // Every counterexample is re-checked by concrete evaluation before it is reported.
 void revalidate(const Layout& instance, const Parametric* params, InjectivityResult& r) {
   if (r.verdict != Verdict::Refuted) return;
@@ -171,7 +269,19 @@ void revalidate(const Layout& instance, const Parametric* params, InjectivityRes
 
 InjectivityResult prove_injective(const Layout& layout, Engine engine, const SolverLimits& limits,
                                   const Parametric* params) {
+  if (limits.out_of_time()) {
+    InjectivityResult r;
+    r.reason = kTimeBudgetReason;
+    return r;
+  }
   const bool symbolic = params && !params->empty();
+  if (QueryRecorder* rec = query_recorder()) {
+    std::optional<Parametric> copy;
+    if (symbolic) copy = *params;
+    rec->add({Property::Injectivity, layout_label(layout), [layout, copy](Engine e, const SolverLimits& l) {
+                return Rerun{prove_injective(layout, e, l, copy ? &*copy : nullptr), ""};
+              }});
+  }
   return timed_decision<InjectivityResult>(engine, [&] {
     InjectivityResult r;
     if (symbolic) {
@@ -183,9 +293,30 @@ InjectivityResult prove_injective(const Layout& layout, Engine engine, const Sol
         case Engine::Enum: r = by_enumeration_over_params(layout, *params, limits); break;
         case Engine::Z3: r = by_z3(layout, limits, params); break;
         case Engine::Auto: {
-          auto all = all_param_values(*params, kAutoEnumerationLimit);
-          bool small = all && static_cast<int64_t>(all->size()) * layout.size() * layout.replica_count() <= kAutoEnumerationLimit;
+          // Enumerate when every instance together is small: the exact total, not the count of
+          // values times the largest instance. Either engine's "proven" is complete.
+          // A parameter standing for a stride makes the Z3 encoding non-linear (it often times
+          // out): then enumerate up to the full enumeration limit.
+          bool nonlinear = false;
+          for (const ParamUse& u : params->uses)
+            nonlinear |= u.field == ParamUse::Field::Stride || u.field == ParamUse::Field::ReplicaStride;
+          const int64_t budget = nonlinear && layout.is_scalar() ? limits.max_enumeration : auto_enumeration_limit(layout);
+          auto all = all_param_values(*params, budget);
+          int64_t total = 0;
+          if (all)
+            for (const auto& values : *all) {
+              const Layout inst = instantiate(layout, *params, values);
+              total += inst.size() * inst.replica_count();
+              if (total > budget) break;
+            }
+          const bool small = all && total <= budget;
           r = small ? by_enumeration_over_params(layout, *params, limits) : by_z3(layout, limits, params);
+          // Z3 undecided (a non-linear stride times out): an exhaustive enumeration within the
+          // limits still decides.
+          if (!small && r.verdict == Verdict::Unknown) {
+            InjectivityResult e = by_enumeration_over_params(layout, *params, limits);
+            if (e.verdict != Verdict::Unknown) r = e;
+          }
           break;
         }
       }
@@ -197,8 +328,15 @@ InjectivityResult prove_injective(const Layout& layout, Engine engine, const Sol
         case Engine::Auto: {
           r = by_f2(layout);
           if (r.verdict != Verdict::Unknown) break;
-          if (layout.size() <= kAutoEnumerationLimit / layout.replica_count()) r = by_enumeration(layout, limits);
-          else r = by_z3(layout, limits, nullptr);
+          if (layout.size() <= auto_enumeration_limit(layout) / layout.replica_count()) {
+            r = by_enumeration(layout, limits);
+          } else {
+            r = by_z3(layout, limits, nullptr);
+            if (r.verdict == Verdict::Unknown) {  // Z3 undecided: enumerate within the limits
+              InjectivityResult e = by_enumeration(layout, limits);
+              if (e.verdict != Verdict::Unknown) r = e;
+            }
+          }
           break;
         }
       }

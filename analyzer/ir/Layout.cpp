@@ -259,6 +259,10 @@ int64_t Layout::apply_stages(int64_t m) const {
 }
 
 std::vector<Point> Layout::images(int64_t i) const {
+  // One point per replica combination: a replica extent of 2^62 must not become an endless loop.
+  if (replica_count_ > kMaxEnumeration)
+    throw LayoutError("the layout has " + std::to_string(replica_count_) + " replica combinations; listing the images of an index is limited to " +
+                      std::to_string(kMaxEnumeration));
   Point base = base_of(split(i));
   std::vector<Point> out;
   out.reserve(static_cast<size_t>(std::min<int64_t>(replica_count_, 1 << 16)));

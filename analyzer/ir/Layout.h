@@ -142,7 +142,8 @@ class Layout {
   /// Base point (affine core + offset, no replicas, no stages) of a per-mode coordinate.
   Point base_of(const std::vector<int64_t>& coord) const;
   /// All images of 1-D index i: one point per replica combination (row-major over replicas),
-  /// after the post stages. Throws LayoutError outside the domain, OverflowError on overflow.
+  /// after the post stages. Throws LayoutError outside the domain or beyond kMaxEnumeration
+  /// replica combinations, OverflowError on overflow.
   std::vector<Point> images(int64_t i) const;
   /// The single memory offset of index i of a scalar layout (is_scalar()).
   int64_t offset_at(int64_t i) const;

@@ -206,3 +206,34 @@ TEST_CASE("binary and oversized files are skipped with a diagnostic", "[annotate
   REQUIRE(big.diagnostics.size() == 1);
   CHECK(big.diagnostics[0].message == "file is 25 bytes; the limit is 10 bytes, so it is not read");
 }
+
+TEST_CASE("a NUL inside a late statement and invalid UTF-8 are located diagnostics", "[annotate][hostile][limits]") {
+  const std::string pad = std::string(9000, ' ') + "\n";  // past the binary probe: read as text
+  const std::vector<std::string> bad = {
+      std::string("smem s : f16 = (_2):(\0_1)", 26),  // NUL in the layout
+      std::string("smem s\0t : f16 = (_2):(_1)", 26),   // NUL in a name
+      "smem s\xff\xfe : f16 = (_2):(_1)",              // invalid UTF-8 in a name
+      "smem s : f16 = (_2):(_1\xc3\x28)",              // a broken two-byte sequence in the layout
+      "smem s : f\xe2\x82 = (_2):(_1)",                // a truncated three-byte sequence in the dtype
+      "allow bank-conflict \"\xed\xa0\x80 surrogate\"\nsmem s : f16 = (_2):(_1",
+  };
+  for (const auto& [file, prefix] : {std::pair<std::string, std::string>{"t.cu", "// layoutproof: "},
+                                     {"t.py", "# layoutproof: "}, {"t.lp", ""}}) {
+    for (const std::string& stmt : bad) {
+      INFO(file << ": " << stmt);
+      std::string text = pad;
+      std::string s = stmt;
+      for (size_t i = 0; (i = s.find('\n', i)) != std::string::npos; i += prefix.size() + 1) s.insert(i + 1, prefix);
+      text += prefix + s + "\n" + prefix + "smem ok : f16 = (_2):(_1)\n";
+      auto r = parse(file, text);
+      CHECK_FALSE(r.skipped);
+      CHECK(r.has_errors());
+      check_well_formed(r);
+      // The statement after the bad one is still read.
+      bool ok = false;
+      for (const auto& st : r.statements)
+        if (auto* b = std::get_if<BufferDecl>(&st.body); b && b->name.text == "ok") ok = true;
+      CHECK(ok);
+    }
+  }
+}

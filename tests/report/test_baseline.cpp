@@ -5,6 +5,7 @@
 #include "Fixtures.h"
 #include "XmlSupport.h"
 #include "report/Baseline.h"
+#include "report/FindingsDoc.h"
 #include "report/TextReport.h"
 
 using namespace lp;
@@ -125,4 +126,19 @@ TEST_CASE("baseline: unreadable paths are clear errors", "[report][baseline]") {
                        Catch::Matchers::Message("baseline " + dir + ": is a directory, not a baseline file"));
   CHECK_THROWS_MATCHES(Baseline{}.write(missing + "/no/such/dir.json"), BaselineError,
                        Catch::Matchers::Message("baseline " + missing + "/no/such/dir.json: cannot be opened for writing"));
+}
+
+TEST_CASE("baseline: a number too large for a double is a clear error (fuzz regression)", "[report][baseline][fuzz-regression]") {
+  // fuzz_baseline: nlohmann::json threw out_of_range (406), not parse_error, and the uncaught
+  // exception ended `check --baseline` with std::terminate. Also in fuzz/seeds/baseline/.
+  CHECK(parse_error(R"({"version": 1e999, "findings": []})").rfind("not valid JSON (", 0) == 0);
+  CHECK(parse_error(R"({"version": 1, "findings": [{"rule": 222222222222222200000000e222222}]})").find("number overflow") !=
+        std::string::npos);
+  // Read from a file, as `check --baseline` does.
+  const std::string path = temp_path("-overflow.json");
+  std::ofstream(path) << R"({"version": 1, "findings": [], "x": -1e400})";
+  CHECK_THROWS_AS(Baseline::read(path), BaselineError);
+  std::filesystem::remove(path);
+  // `layoutproof report` reads findings JSON with the same library: the same error, not an abort.
+  CHECK_THROWS_AS(lp::report::parse_findings_doc(R"({"findings": [], "x": 1e999})", "f.json"), lp::report::ReportInputError);
 }

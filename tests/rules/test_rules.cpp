@@ -154,7 +154,8 @@ TEST_CASE("LP005/LP007: tcgen05's 128B swizzle with 32-byte atoms is CuTe's Swiz
   CHECK(mismatch[0]->message.find("uses the 128B swizzle (Sw<3,4,3> on byte addresses), but the layout of 's' has "
                                   "Sw<2,5,2>") != std::string::npos);
   // Its pattern repeats every 512 bytes (address bits 5..8).
-  auto align = of_rule(check_text(atom + "256\ntcgen05 desc d: s swizzle 128B_base32B major MN\n"), "LP007");
+  CheckRun low = check_text(atom + "256\ntcgen05 desc d: s swizzle 128B_base32B major MN\n");
+  auto align = of_rule(low, "LP007");
   REQUIRE(align.size() == 1);
   CHECK(align[0]->message.find("repeats every 512 bytes") != std::string::npos);
 }

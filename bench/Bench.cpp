@@ -1,0 +1,556 @@
+#include "bench/Bench.h"
+
+#include <fmt/format.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <set>
+#include <thread>
+
+#include "analyzer/parse/Parsers.h"
+#include "hw/Arch.h"
+#include "hw/SmemInstr.h"
+#include "rules/Checker.h"
+#include "solver/BankConflicts.h"
+#include "solver/Injectivity.h"
+#include "solver/Params.h"
+#include "solver/SmemAccess.h"
+
+namespace lp::bench {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+double now_ms() {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+double peak_rss_mb() {
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<double>(ru.ru_maxrss) / 1024.0;  // Linux: kilobytes
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// Runs `f` in a forked child and returns its JSON and the child's own peak RSS (MiB). Without
+// isolation (or when fork fails) runs it here and reports the process's peak so far.
+std::pair<json, double> isolated(const std::function<json()>& f, bool isolate) {
+  auto here = [&] {
+    json j;
+    try {
+      j = f();
+    } catch (const std::exception& e) {
+      j = json{{"error", e.what()}};
+    }
+    return std::pair<json, double>{j, peak_rss_mb()};
+  };
+  if (!isolate) return here();
+  int fds[2];
+  if (pipe(fds) != 0) return here();
+  std::fflush(stdout);
+  std::fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return here();
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    std::string out;
+    try {
+      out = f().dump();
+    } catch (const std::exception& e) {
+      out = json{{"error", e.what()}}.dump();
+    }
+    const char* p = out.data();
+    size_t left = out.size();
+    while (left > 0) {
+      ssize_t w = write(fds[1], p, left);
+      if (w <= 0) break;
+      p += w;
+      left -= static_cast<size_t>(w);
+    }
+    close(fds[1]);
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string text;
+  char buf[65536];
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<size_t>(n));
+  close(fds[0]);
+  int status = 0;
+  struct rusage ru {};
+  wait4(pid, &status, 0, &ru);
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const std::exception&) {
+    j = json{{"error", fmt::format("the child process failed (status {})", status)}};
+  }
+  return {j, static_cast<double>(ru.ru_maxrss) / 1024.0};
+}
+
+std::string make_temp_dir(const std::string& tag) {
+  std::random_device rd;
+  fs::path p = fs::temp_directory_path() / fmt::format("lp-bench-{}-{}-{:x}", tag, getpid(), rd());
+  fs::create_directories(p);
+  return p.string();
+}
+
+const char* verdict_str(Verdict v) { return verdict_name(v); }
+
+// ---- corpus ------------------------------------------------------------------------------------
+
+json check_once(const std::vector<std::string>& paths, unsigned jobs, const std::optional<std::string>& cache) {
+  rules::CheckOptions opt;
+  opt.jobs = jobs;
+  opt.cache_dir = cache;
+  double t0 = now_ms();
+  report::CheckRun run = rules::check_paths(paths, opt);
+  double wall = now_ms() - t0;
+  size_t proven = 0, unknown = 0;
+  for (const auto& o : run.obligations) proven += o.passed;
+  for (const auto& f : run.findings) unknown += f.kind == report::FindingKind::Unknown;
+  return json{{"wall_ms", wall},           {"files", run.files.size()},     {"obligations", run.obligations.size()},
+              {"passed", proven},          {"findings", run.findings.size()}, {"unknowns", unknown}};
+}
+
+json corpus_section(const std::string& name, const std::vector<std::string>& paths, const BenchOptions& opt) {
+  std::vector<double> cold, warm;
+  double cold_rss = 0, warm_rss = 0;
+  json shape;
+  for (int rep = 0; rep < std::max(1, opt.repeats); ++rep) {
+    const std::string cache = make_temp_dir("cache");
+    auto [c, crss] = isolated([&] { return check_once(paths, opt.jobs, cache); }, opt.isolate);
+    auto [w, wrss] = isolated([&] { return check_once(paths, opt.jobs, cache); }, opt.isolate);
+    std::error_code ec;
+    fs::remove_all(cache, ec);
+    if (c.contains("error") || w.contains("error"))
+      return json{{"name", name}, {"error", c.value("error", w.value("error", std::string("?")))}};
+    cold.push_back(c["wall_ms"]);
+    warm.push_back(w["wall_ms"]);
+    cold_rss = std::max(cold_rss, crss);
+    warm_rss = std::max(warm_rss, wrss);
+    if (c["obligations"] != w["obligations"] || c["passed"] != w["passed"] || c["findings"] != w["findings"])
+      shape["cache_mismatch"] = true;  // the warm run must reproduce the cold one exactly
+    shape["files"] = c["files"];
+    shape["obligations"] = c["obligations"];
+    shape["passed"] = c["passed"];
+    shape["findings"] = c["findings"];
+    shape["unknowns"] = c["unknowns"];
+  }
+  json out = {{"name", name}};
+  out.update(shape);
+  out["cold"] = {{"wall_ms_median", median(cold)}, {"wall_ms_runs", cold}, {"peak_rss_mb", cold_rss}};
+  out["warm"] = {{"wall_ms_median", median(warm)}, {"wall_ms_runs", warm}, {"peak_rss_mb", warm_rss}};
+  return out;
+}
+
+// The corpus replicated into a temporary directory until it has `n` files (each copy is a
+// distinct path, so a distinct cache entry).
+std::vector<std::string> synthetic_corpus(const std::vector<std::string>& files, size_t n, const std::string& dir) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < n && !files.empty(); ++i) {
+    const fs::path src = files[i % files.size()];
+    const fs::path dst = fs::path(dir) / fmt::format("e{:03}_{}", i, src.filename().string());
+    std::error_code ec;
+    fs::copy_file(src, dst, fs::copy_options::overwrite_existing, ec);
+    if (!ec) out.push_back(dst.string());
+  }
+  return out;
+}
+
+// ---- scaling queries ---------------------------------------------------------------------------
+
+struct TileFamily {
+  std::string name;
+  std::function<std::string(int64_t)> text;  // the smem layout of an s x s tile of f32
+};
+
+std::vector<TileFamily> tile_families() {
+  auto row = [](int64_t s, int64_t pad) { return fmt::format("(_{},_{}):(_{},_1)", s, s, s + pad); };
+  return {
+      {"row-major", [=](int64_t s) { return row(s, 0); }},
+      {"column-major", [](int64_t s) { return fmt::format("(_{},_{}):(_1,_{})", s, s, s); }},
+      {"padded+1", [=](int64_t s) { return row(s, 1); }},
+      {"padded+4", [=](int64_t s) { return row(s, 4); }},
+      {"Sw<3,3,3>", [=](int64_t s) { return "Sw<3,3,3> o _0 o " + row(s, 0); }},
+      {"byte Sw<3,4,3>", [=](int64_t s) { return "Sw<3,4,3> o smem_ptr[32b](unset) o " + row(s, 0); }},
+  };
+}
+
+// One warp of ld.shared.b32 sweeping the tile row by row: lanes along the columns (32 per
+// instruction, or whole rows of a narrower tile), then the issued instructions.
+std::string warp_lanes(int64_t s) {
+  const int64_t cl = std::min<int64_t>(s, 32), rl = 32 / cl;
+  return fmt::format("(_{},_{},_{},_{}):(_1@1,_1@0,_{}@1,_{}@0)", cl, rl, s / cl, s / rl, cl, rl);
+}
+
+}  // namespace
+
+json summary_stats(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  auto pct = [&](double q) {
+    if (v.empty()) return 0.0;
+    size_t k = static_cast<size_t>(std::ceil(q * static_cast<double>(v.size()))) - 1;
+    return v[std::min(k, v.size() - 1)];
+  };
+  return json{{"count", v.size()}, {"median_ms", median(v)}, {"p90_ms", pct(0.9)}, {"max_ms", v.empty() ? 0.0 : v.back()}};
+}
+
+std::vector<BenchQuery> scaling_queries(int64_t max_tile, int param_max_log2) {
+  std::vector<BenchQuery> out;
+  for (const TileFamily& fam : tile_families()) {
+    for (int64_t s = 8; s <= max_tile; s *= 2) {
+      const Layout smem = parse_layout_text(fam.text(s), "<bench>").layout;
+      const std::string size = fmt::format("{}x{}", s, s);
+      out.push_back({"scaling", "injectivity", fam.name, size, fam.text(s), [smem](Engine e, const SolverLimits& l) {
+                       return Rerun{prove_injective(smem, e, l), ""};
+                     }});
+      const Layout lanes = parse_layout_text(warp_lanes(s), "<bench lanes>").layout;
+      const SmemAccess access(smem, 32, lanes, hw::smem_instr("ld.shared.b32"), hw::arch_by_name("sm_90"), 1024);
+      out.push_back({"scaling", "bank-conflicts", fam.name, size, "ld.shared.b32 " + warp_lanes(s),
+                     [access](Engine e, const SolverLimits& l) {
+                       ConflictResult r = prove_conflict_free(access, e, l);
+                       std::string d = r.verdict == Verdict::Unknown
+                                           ? ""
+                                           : fmt::format("wavefronts={} ideal={}{}", r.wavefronts, r.ideal, r.access ? " access-error" : "");
+                       return Rerun{r, d};
+                     }});
+    }
+  }
+  // Symbolic parameters: M over growing ranges.
+  struct ParamFamily {
+    std::string name, text;
+    int max_log2;
+  };
+  const std::vector<ParamFamily> pf = {{"(M,64):(64,1)", "(M,_64):(_64,_1)", param_max_log2},
+                                       {"(M,64):(1,M)", "(M,_64):(_1,M)", std::min(param_max_log2, 12)}};
+  for (const ParamFamily& f : pf) {
+    for (int k = 8; k <= f.max_log2; k += 2) {
+      Parametric params;
+      params.specs.push_back(ParamSpec{"M", 64, int64_t{1} << k, 64});
+      ParsedLayout parsed = parse_layout_text(f.text, "<bench>", std::nullopt, &params.specs);
+      params.uses = parsed.param_uses;
+      const Layout l = parsed.layout;
+      out.push_back({"params", "injectivity", f.name, fmt::format("M=64..2^{}%64", k), f.text + " M=64..2^" + std::to_string(k),
+                     [l, params](Engine e, const SolverLimits& lim) { return Rerun{prove_injective(l, e, lim, &params), ""}; }});
+    }
+  }
+  return out;
+}
+
+std::vector<EngineRun> run_engines(const BenchQuery& q, const BenchOptions& opt, bool isolate) {
+  std::vector<EngineRun> out;
+  for (Engine e : {Engine::Auto, Engine::F2, Engine::Enum, Engine::Z3}) {
+    SolverLimits limits;
+    limits.timeout_ms = opt.z3_timeout_ms;
+    auto body = [&]() -> json {
+      std::vector<double> times;
+      Rerun last;
+      // A discarded warm-up run (caches, first allocations), unless the query is slow; then
+      // fast queries are repeated (median), a slow one runs once.
+      double t_warm = now_ms();
+      last = q.run(e, limits);
+      t_warm = now_ms() - t_warm;
+      if (t_warm > 200) times.push_back(t_warm);
+      for (int rep = 0; rep < std::max(1, opt.repeats) && t_warm <= 200; ++rep) {
+        double t0 = now_ms();
+        last = q.run(e, limits);
+        times.push_back(now_ms() - t0);
+        if (times.back() > 200) break;
+      }
+      return json{{"verdict", verdict_str(last.outcome.verdict)}, {"detail", last.detail}, {"reason", last.outcome.reason},
+                  {"times", times}};
+    };
+    auto [j, rss] = isolated(body, isolate);
+    EngineRun r;
+    r.engine = engine_name(e);
+    r.peak_rss_mb = rss;
+    if (j.contains("error")) {
+      r.verdict = "unknown";
+      r.reason = "benchmark error: " + j["error"].get<std::string>();
+    } else {
+      r.verdict = j["verdict"];
+      r.detail = j["detail"];
+      r.reason = j["reason"];
+      std::vector<double> times = j["times"];
+      r.time_ms = median(times);
+      r.runs = static_cast<int>(times.size());
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+json compare_runs(const BenchQuery& q, const std::vector<EngineRun>& runs) {
+  json o = {{"source", q.source}, {"property", q.property}, {"family", q.family}, {"size", q.size}, {"label", q.label}};
+  json engines = json::object();
+  const EngineRun* fastest = nullptr;
+  const EngineRun* autor = nullptr;
+  std::set<std::string> verdicts, details;
+  for (const EngineRun& r : runs) {
+    json e = {{"verdict", r.verdict}, {"time_ms", r.time_ms}, {"runs", r.runs}, {"peak_rss_mb", r.peak_rss_mb}};
+    if (!r.detail.empty()) e["detail"] = r.detail;
+    if (r.verdict == "unknown") e["reason"] = r.reason;
+    engines[r.engine] = e;
+    if (r.engine == "auto") autor = &r;
+    if (r.verdict == "unknown") continue;
+    verdicts.insert(r.verdict);
+    if (!r.detail.empty() && r.detail.find("access-error") == std::string::npos) details.insert(r.detail);
+    if (!fastest || r.time_ms < fastest->time_ms) fastest = &r;
+  }
+  o["engines"] = engines;
+  const bool agree = verdicts.size() <= 1 && details.size() <= 1;
+  o["agree"] = agree;
+  o["verdict"] = verdicts.size() == 1 ? *verdicts.begin() : verdicts.empty() ? "unknown" : "DISAGREE";
+  if (fastest) o["fastest"] = fastest->engine;
+  if (fastest && autor && autor->verdict != "unknown")
+    o["auto_over_fastest"] = fastest->time_ms > 0 ? autor->time_ms / fastest->time_ms : 1.0;
+  else if (fastest)
+    o["auto_over_fastest"] = nullptr;  // auto undecided where another engine decided
+  return o;
+}
+
+json run_bench(const BenchOptions& opt) {
+  auto say = [&](const std::string& s) {
+    if (opt.progress) opt.progress(s);
+  };
+  json result;
+  const double t_start = now_ms();
+  {
+    double load[3] = {0, 0, 0};
+    if (getloadavg(load, 3) < 0) load[0] = -1;
+    result["machine"] = {{"cores", std::thread::hardware_concurrency()}, {"load_1min_at_start", load[0]}};
+  }
+  std::vector<std::string> errors;
+  std::vector<std::string> files = rules::collect_files(opt.paths, errors);
+
+  // (a) the corpus, cold and warm; the synthetic corpus of replicated entries.
+  json corpus = json::array();
+  say(fmt::format("corpus: {} files, cold and warm, {} repeats", files.size(), opt.repeats));
+  corpus.push_back(corpus_section("corpus", opt.paths, opt));
+  std::string synth_dir;
+  if (opt.synthetic_entries > 0 && !files.empty()) {
+    synth_dir = make_temp_dir("synthetic");
+    auto synth = synthetic_corpus(files, opt.synthetic_entries, synth_dir);
+    say(fmt::format("synthetic corpus: {} files", synth.size()));
+    corpus.push_back(corpus_section(fmt::format("synthetic-{}", synth.size()), {synth_dir}, opt));
+  }
+  result["corpus"] = corpus;
+
+  // (b) the corpus obligations, recorded from one uncached single-threaded check, then each
+  // re-run with auto (per-property proof times) and every engine (the comparison).
+  say("recording the corpus obligations");
+  QueryRecorder recorder;
+  set_query_recorder(&recorder);
+  rules::CheckOptions copt;
+  copt.jobs = 1;
+  report::CheckRun recorded_run;
+  try {
+    recorded_run = rules::check_paths(opt.paths, copt);
+  } catch (...) {
+    set_query_recorder(nullptr);
+    throw;
+  }
+  set_query_recorder(nullptr);
+  std::vector<RecordedQuery> recorded = recorder.take();
+
+  std::map<std::string, std::vector<double>> by_property;
+  std::vector<double> all_proofs;
+  std::vector<std::pair<double, std::string>> slowest;
+  std::vector<BenchQuery> corpus_queries;
+  std::set<std::string> seen;
+  say(fmt::format("timing {} solver obligations", recorded.size()));
+  for (const RecordedQuery& rq : recorded) {
+    std::vector<double> t;
+    for (int rep = 0; rep < std::max(1, opt.repeats); ++rep) {
+      double t0 = now_ms();
+      rq.run(Engine::Auto, SolverLimits{});
+      t.push_back(now_ms() - t0);
+      if (t.back() > 200) break;
+    }
+    by_property[property_name(rq.property)].push_back(median(t));
+    slowest.push_back({median(t), std::string(property_name(rq.property)) + " " + rq.label});
+    all_proofs.push_back(median(t));
+    const std::string key = std::string(property_name(rq.property)) + "|" + rq.label;
+    if (seen.insert(key).second) corpus_queries.push_back({"corpus", property_name(rq.property), "", "", rq.label, rq.run});
+  }
+  // Composition and divide legality (LP003) are decided by the algebra library's exhaustive
+  // evaluation, not by a solver engine: their times come from the checker's obligations.
+  for (const auto& o : recorded_run.obligations)
+    if (o.rule_id == "LP003") {
+      by_property["composition/algebra"].push_back(o.time_ms);
+      all_proofs.push_back(o.time_ms);
+    }
+  json props = json::array();
+  for (const char* p : {"injectivity", "bank-conflicts", "coverage", "composition", "composition/algebra"}) {
+    json row = {{"property", p}};
+    row.update(summary_stats(by_property[p]));
+    props.push_back(row);
+  }
+  result["properties"] = props;
+  result["proofs_overall"] = summary_stats(all_proofs);
+  std::sort(slowest.rbegin(), slowest.rend());
+  json slow = json::array();
+  for (size_t i = 0; i < std::min<size_t>(5, slowest.size()); ++i) slow.push_back({{"time_ms", slowest[i].first}, {"query", slowest[i].second}});
+  result["slowest_obligations"] = slow;
+
+  // (c) + (d) scaling and the engine comparison.
+  std::vector<BenchQuery> queries;
+  if (opt.engines) queries = corpus_queries;
+  if (opt.max_tile >= 8) {
+    auto sq = scaling_queries(opt.max_tile, opt.param_max_log2);
+    queries.insert(queries.end(), sq.begin(), sq.end());
+  }
+  json compared = json::array(), disagreements = json::array();
+  double worst_ratio = 0, worst_ratio_all = 0, peak_query_rss = 0;
+  size_t measurable = 0, over = 0;
+  constexpr double kMeasurableMs = 1.0;
+  size_t undecided_auto = 0;
+  for (size_t i = 0; i < queries.size(); ++i) {
+    const BenchQuery& q = queries[i];
+    say(fmt::format("[{}/{}] {} {} {} {}", i + 1, queries.size(), q.source, q.property, q.family, q.size));
+    auto runs = run_engines(q, opt, opt.isolate && q.source != "corpus");
+    json c = compare_runs(q, runs);
+    for (const EngineRun& r : runs) peak_query_rss = std::max(peak_query_rss, r.peak_rss_mb);
+    if (!c["agree"].get<bool>()) disagreements.push_back(c);
+    // An engine result that disagrees with the others is not counted (it is a soundness bug).
+    if (c["agree"].get<bool>() && c.contains("auto_over_fastest")) {
+      if (c["auto_over_fastest"].is_null()) {
+        ++undecided_auto;
+      } else {
+        const double ratio = c["auto_over_fastest"].get<double>();
+        worst_ratio_all = std::max(worst_ratio_all, ratio);
+        // Below a millisecond, timer resolution, caches and the machine's load move a query's
+        // time by more than 1.5x between identical runs: those ratios are reported, not judged.
+        if (c["engines"][c["fastest"].get<std::string>()]["time_ms"].get<double>() >= kMeasurableMs) {
+          worst_ratio = std::max(worst_ratio, ratio);
+          ++measurable;
+          if (ratio > 1.5) ++over;
+        }
+      }
+    }
+    compared.push_back(c);
+  }
+  result["queries"] = compared;
+  result["disagreements"] = disagreements;
+
+  if (!synth_dir.empty()) {
+    std::error_code ec;
+    fs::remove_all(synth_dir, ec);
+  }
+
+  // The targets.
+  json targets = json::array();
+  auto target = [&](const std::string& what, double value, double limit, const std::string& unit) {
+    targets.push_back({{"target", what}, {"value", value}, {"limit", limit}, {"unit", unit}, {"met", value <= limit}});
+  };
+  for (const auto& c : corpus) {
+    if (!c.contains("cold")) continue;
+    target(c["name"].get<std::string>() + " cold", c["cold"]["wall_ms_median"].get<double>() / 1000, 2.0, "s");
+    target(c["name"].get<std::string>() + " warm", c["warm"]["wall_ms_median"].get<double>() / 1000, 0.2, "s");
+  }
+  target("median proof time", result["proofs_overall"]["median_ms"].get<double>(), 50, "ms");
+  target(fmt::format("auto / fastest engine, worst of {} queries whose fastest engine takes >= 1 ms", measurable), worst_ratio, 1.5, "x");
+  target(fmt::format("queries (>= 1 ms) where auto is over 1.5x the fastest"), static_cast<double>(over), 0, "");
+  result["auto_over_fastest_worst_all_queries"] = worst_ratio_all;
+  target("queries where auto is undecided but another engine decides", static_cast<double>(undecided_auto), 0, "");
+  double peak = std::max(peak_rss_mb(), peak_query_rss);
+  for (const auto& c : corpus)
+    if (c.contains("cold")) peak = std::max({peak, c["cold"]["peak_rss_mb"].get<double>(), c["warm"]["peak_rss_mb"].get<double>()});
+  target("peak memory", peak, 1024, "MiB");
+  target("engine disagreements (soundness)", static_cast<double>(disagreements.size()), 0, "");
+  result["targets"] = targets;
+  result["peak_rss_mb"] = peak;
+  result["total_s"] = (now_ms() - t_start) / 1000;
+  return result;
+}
+
+std::string render_tables(const json& r) {
+  std::string s;
+  s += fmt::format("machine: {} cores, load average {:.2f} at start; total {:.1f} s\n\n", r["machine"]["cores"].get<unsigned>(),
+                   r["machine"]["load_1min_at_start"].get<double>(), r["total_s"].get<double>());
+  s += "CORPUS (check, median wall of the repeats; peak RSS of each run's own process)\n";
+  s += fmt::format("{:<16} {:>6} {:>6} {:>8} {:>10} {:>9} {:>10} {:>9}\n", "corpus", "files", "oblig", "findings", "cold ms",
+                   "cold MiB", "warm ms", "warm MiB");
+  for (const auto& c : r["corpus"]) {
+    if (c.contains("error")) {
+      s += fmt::format("{:<16} error: {}\n", c["name"].get<std::string>(), c["error"].get<std::string>());
+      continue;
+    }
+    s += fmt::format("{:<16} {:>6} {:>6} {:>8} {:>10.1f} {:>9.1f} {:>10.1f} {:>9.1f}{}\n", c["name"].get<std::string>(),
+                     c["files"].get<size_t>(), c["obligations"].get<size_t>(), c["findings"].get<size_t>(),
+                     c["cold"]["wall_ms_median"].get<double>(), c["cold"]["peak_rss_mb"].get<double>(),
+                     c["warm"]["wall_ms_median"].get<double>(), c["warm"]["peak_rss_mb"].get<double>(),
+                     c.contains("cache_mismatch") ? "  CACHE MISMATCH" : "");
+  }
+  s += "\nPROOF TIME PER PROPERTY over the corpus obligations (auto engine)\n";
+  s += fmt::format("{:<20} {:>6} {:>10} {:>10} {:>10}\n", "property", "count", "median ms", "p90 ms", "max ms");
+  auto stat_row = [&](const std::string& name, const json& p) {
+    s += fmt::format("{:<20} {:>6} {:>10.3f} {:>10.3f} {:>10.3f}\n", name, p["count"].get<size_t>(), p["median_ms"].get<double>(),
+                     p["p90_ms"].get<double>(), p["max_ms"].get<double>());
+  };
+  for (const auto& p : r["properties"]) stat_row(p["property"], p);
+  stat_row("all", r["proofs_overall"]);
+  s += "slowest:\n";
+  for (const auto& q : r["slowest_obligations"])
+    s += fmt::format("  {:>10.3f} ms  {}\n", q["time_ms"].get<double>(), q["query"].get<std::string>().substr(0, 150));
+
+  auto cell = [](const json& e) {
+    if (!e.is_object()) return std::string("-");
+    std::string v = e["verdict"].get<std::string>();
+    std::string tag = v == "proven" ? "" : v == "refuted" ? " R" : " ?";
+    return fmt::format("{:.3f}{}", e["time_ms"].get<double>(), tag);
+  };
+  auto ratio = [](const json& q) {
+    if (!q.contains("auto_over_fastest")) return std::string("-");
+    if (q["auto_over_fastest"].is_null()) return std::string("UNDECIDED");
+    return fmt::format("{:.2f}", q["auto_over_fastest"].get<double>());
+  };
+  s += "\nENGINES: time ms per engine (R refuted, ? undecided: limit, timeout or not applicable), auto / fastest deciding engine\n";
+  s += fmt::format("{:<8} {:<15} {:<15} {:<12} {:>12} {:>12} {:>12} {:>12} {:>7} {:>8}  {}\n", "source", "property", "family", "size",
+                   "auto", "f2", "enum", "z3", "ratio", "MiB", "verdict");
+  for (const auto& q : r["queries"]) {
+    double mib = 0;
+    for (const auto& [k, e] : q["engines"].items()) mib = std::max(mib, e["peak_rss_mb"].get<double>());
+    std::string fam = q["family"].get<std::string>(), size = q["size"].get<std::string>();
+    if (q["source"] == "corpus") {
+      fam = q["label"].get<std::string>().substr(0, 15);
+      size = "";
+    }
+    s += fmt::format("{:<8} {:<15} {:<15} {:<12} {:>12} {:>12} {:>12} {:>12} {:>7} {:>8.0f}  {}{}\n", q["source"].get<std::string>(),
+                     q["property"].get<std::string>(), fam, size, cell(q["engines"]["auto"]), cell(q["engines"]["f2"]),
+                     cell(q["engines"]["enum"]), cell(q["engines"]["z3"]), ratio(q), mib, q["verdict"].get<std::string>(),
+                     q["agree"].get<bool>() ? "" : "  <== ENGINES DISAGREE");
+  }
+  if (!r["disagreements"].empty()) {
+    s += fmt::format("\n!!! SOUNDNESS BUG: {} queries where engines that decided disagree; their results are not counted:\n",
+                     r["disagreements"].size());
+    for (const auto& q : r["disagreements"]) s += "!!!   " + q.dump() + "\n";
+  }
+  s += "\nTARGETS\n";
+  for (const auto& t : r["targets"])
+    s += fmt::format("  {:<4} {:<60} {:>10.3f} {} (limit {} {})\n", t["met"].get<bool>() ? "ok" : "MISS", t["target"].get<std::string>(),
+                     t["value"].get<double>(), t["unit"].get<std::string>(), t["limit"].get<double>(), t["unit"].get<std::string>());
+  return s;
+}
+
+}  // namespace lp::bench

@@ -1,0 +1,80 @@
+#pragma once
+// The performance benchmark behind `layoutproof bench` (docs/performance.md). One run measures:
+//
+//   corpus      `check` over the corpus (and a synthetic corpus of replicated entries), cold
+//               (fresh cache directory) and warm (the same directory again): wall time and peak
+//               RSS, each run in a forked child so that its memory is its own
+//   properties  each property's proof time over the corpus obligations (count, median, p90, max)
+//   scaling     injectivity and a warp's bank-conflict proof on tiles 8x8 .. 4096x4096 (row- and
+//               column-major, padded, swizzled, byte-swizzled) and on parameter ranges
+//   engines     every query (corpus and scaling) with z3, enum, f2 and auto: each engine's time,
+//               auto / fastest, and every disagreement between engines that decided (a soundness
+//               bug, reported loudly and failing the run)
+//   targets     the targets, each with the measured value and whether it is met
+//
+// Timing is wall-clock on whatever machine runs it: the numbers are for reports, not for tests.
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "solver/QueryLog.h"
+#include "solver/Result.h"
+
+namespace lp::bench {
+
+using json = nlohmann::ordered_json;
+
+struct BenchOptions {
+  std::vector<std::string> paths;   ///< the corpus (files and directories)
+  size_t synthetic_entries = 150;   ///< replicate the corpus to this many files (0: none)
+  int repeats = 3;                  ///< corpus runs and fast queries are repeated; medians are reported
+  int64_t max_tile = 4096;          ///< largest tile side of the scaling section (0: no scaling)
+  int param_max_log2 = 20;          ///< largest parameter range 2^k of the scaling section
+  bool engines = true;              ///< compare the engines on the corpus queries
+  unsigned jobs = 0;                ///< `check` parallelism (0: one per core)
+  bool isolate = true;              ///< fork a child for each corpus run and each scaling query
+  unsigned z3_timeout_ms = 1000;    ///< per Z3 query in the comparisons (a timeout is "undecided")
+  /// Progress lines (section names), e.g. to stderr; may be empty.
+  std::function<void(const std::string&)> progress;
+};
+
+/// One engine's run of one query.
+struct EngineRun {
+  std::string engine;
+  std::string verdict;      ///< proven | refuted | unknown
+  std::string detail;       ///< what else must agree (wavefronts and ideal)
+  std::string reason;       ///< why unknown
+  double time_ms = 0;       ///< median over the repeats
+  int runs = 0;
+  double peak_rss_mb = 0;   ///< the run's own peak (isolated), else the process's so far
+};
+
+/// A benchmark query: the source ("corpus", "scaling", "params"), the property, a label.
+struct BenchQuery {
+  std::string source, property, family, size, label;
+  std::function<Rerun(Engine, const SolverLimits&)> run;
+};
+
+/// Runs every engine on `q`; `isolate` forks a child per run (peak RSS of that run alone).
+std::vector<EngineRun> run_engines(const BenchQuery& q, const BenchOptions& opt, bool isolate);
+
+/// The comparison of one query's runs: the fastest deciding engine, auto / fastest, and whether
+/// the engines that decided agree (verdict, and detail where neither saw an access error).
+json compare_runs(const BenchQuery& q, const std::vector<EngineRun>& runs);
+
+/// The scaling queries: tile families x sizes (8 .. max_tile) for injectivity and a warp's
+/// ld.shared.b32 access, and the parametric layouts up to 2^param_max_log2.
+std::vector<BenchQuery> scaling_queries(int64_t max_tile, int param_max_log2);
+
+/// The whole benchmark as JSON (see the file comment for the sections).
+json run_bench(const BenchOptions& options);
+
+/// The human-readable tables of a run_bench result.
+std::string render_tables(const json& result);
+
+/// count, median, p90, max of `values` (ms), as JSON.
+json summary_stats(std::vector<double> values);
+
+}  // namespace lp::bench

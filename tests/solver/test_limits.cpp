@@ -1,0 +1,102 @@
+// The solver's resource limits (docs/security.md): a domain too large to enumerate, Z3's per-query
+// timeout and the run's time budget each give Unknown with the reason, never Proven, and never hang.
+#include <catch2/catch.hpp>
+#include <chrono>
+
+#include "analyzer/parse/Parsers.h"
+#include "hw/Arch.h"
+#include "solver/BankConflicts.h"
+#include "solver/Coverage.h"
+#include "solver/Injectivity.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// 2^32 points: far beyond the 2^24 an enumeration may visit.
+const char* kHuge = "(_65536,_65536):(_1,_65536)";
+
+}  // namespace
+
+TEST_CASE("limits: enumeration over a domain beyond the limit is unknown, other engines still decide", "[solver][limits]") {
+  lp::Layout l = lp::parse_layout_text(kHuge).layout;
+  auto start = Clock::now();
+  auto e = lp::prove_injective(l, lp::Engine::Enum);
+  CHECK(e.verdict == lp::Verdict::Unknown);
+  CHECK(e.reason.find("enumeration limit") != std::string::npos);
+  // A smaller limit is honoured the same way (the limit is a parameter, not a constant).
+  lp::SolverLimits small;
+  small.max_enumeration = 1000;
+  CHECK(lp::prove_injective(lp::parse_layout_text("(_64,_64):(_1,_64)").layout, lp::Engine::Enum, small).verdict ==
+        lp::Verdict::Unknown);
+  // Auto never picks enumeration for it: whatever decides it, it is not the enumeration.
+  lp::SolverLimits quick;
+  quick.timeout_ms = 5000;
+  auto a = lp::prove_injective(l, lp::Engine::Auto, quick);
+  CHECK(a.verdict != lp::Verdict::Refuted);
+  if (a.verdict == lp::Verdict::Proven) CHECK(a.engine != lp::Engine::Enum);
+  // Coverage of a 2^32-point layout and its 2^32-point target.
+  lp::Layout t = lp::parse_layout_text("S[(65536,65536):(1@TLane,1@TCol)]").layout;
+  std::vector<lp::AxisRange> ranges = {{lp::Axis::named("TLane"), 0, 65535}, {lp::Axis::named("TCol"), 0, 65535}};
+  auto c = lp::prove_covers(t, ranges, lp::Engine::Enum, {});
+  CHECK(c.verdict == lp::Verdict::Unknown);
+  auto ca = lp::prove_covers(t, ranges, lp::Engine::Auto, quick);
+  if (ca.verdict == lp::Verdict::Proven) CHECK(ca.engine != lp::Engine::Enum);
+  // Neither hung: the enumeration refused up front rather than running out the clock.
+  CHECK(Clock::now() - start < std::chrono::seconds(60));
+}
+
+TEST_CASE("limits: bank conflicts of an access with 2^25 issues are unknown to enumeration", "[solver][limits]") {
+  const auto& arch = lp::hw::arch_by_name("sm_90");
+  lp::SmemAccess access(lp::parse_layout_text("(_64,_33554432):(_1,_64)").layout, 32,
+                        lp::parse_layout_text("(_32,_33554432):(_1@0,_1@1)").layout, lp::hw::smem_instr("ld.shared.b32"),
+                        arch, 1024);
+  auto e = lp::prove_conflict_free(access, lp::Engine::Enum);
+  CHECK(e.verdict == lp::Verdict::Unknown);
+  CHECK_FALSE(e.reason.empty());
+}
+
+TEST_CASE("limits: a spent time budget turns every proof into unknown at once", "[solver][limits][budget]") {
+  lp::SolverLimits spent;
+  spent.deadline = Clock::now() - std::chrono::seconds(1);
+  CHECK(spent.out_of_time());
+  CHECK(spent.z3_timeout_ms() == 1);
+  lp::Layout l = lp::parse_layout_text("(_4,_3):(_1,_4)").layout;  // trivially injective
+  for (lp::Engine engine : {lp::Engine::Auto, lp::Engine::Enum, lp::Engine::Z3, lp::Engine::F2}) {
+    auto r = lp::prove_injective(l, engine, spent);
+    CHECK(r.verdict == lp::Verdict::Unknown);
+    CHECK(r.reason == lp::kTimeBudgetReason);
+  }
+  lp::Layout t = lp::parse_layout_text("S[(32,4):(1@TLane,1@TCol)] + R[4:32@TLane]").layout;
+  auto c = lp::prove_covers(t, {{lp::Axis::named("TLane"), 0, 127}}, lp::Engine::Auto, spent);
+  CHECK(c.verdict == lp::Verdict::Unknown);
+  CHECK(c.reason == lp::kTimeBudgetReason);
+  const auto& arch = lp::hw::arch_by_name("sm_90");
+  lp::SmemAccess access(lp::parse_layout_text("(_32,_32):(_32,_1)").layout, 32,
+                        lp::parse_layout_text("(_32,_2):(_1@0,_1@1)").layout, lp::hw::smem_instr("ld.shared.b32"), arch, 128);
+  auto b = lp::prove_conflict_free(access, lp::Engine::Auto, spent);
+  CHECK(b.verdict == lp::Verdict::Unknown);
+  CHECK(b.reason == lp::kTimeBudgetReason);
+
+  // A budget that ends later than the per-query timeout leaves the timeout alone; one that ends
+  // sooner cuts Z3's timeout to what is left.
+  lp::SolverLimits later;
+  later.timeout_ms = 500;
+  later.deadline = Clock::now() + std::chrono::hours(1);
+  CHECK(later.z3_timeout_ms() == 500);
+  later.deadline = Clock::now() + std::chrono::milliseconds(200);
+  CHECK(later.z3_timeout_ms() <= 200);
+  CHECK(lp::prove_injective(l, lp::Engine::Z3, later).verdict != lp::Verdict::Refuted);
+}
+
+TEST_CASE("limits: Z3's per-query timeout gives unknown, never proven, on a query it cannot finish", "[solver][limits]") {
+  // A swizzled 2^20-point layout with replicas: Z3 takes far longer than 1 ms on it.
+  lp::Layout l = lp::parse_layout_text("Sw<3,4,3> o _0 o (_1024,_1024):(_1024,_1)").layout;
+  lp::SolverLimits tiny;
+  tiny.timeout_ms = 1;
+  auto r = lp::prove_injective(l, lp::Engine::Z3, tiny);
+  INFO(r.reason);
+  // Proven is allowed only when Z3 really finished (unsat within the time); Refuted would be wrong.
+  CHECK(r.verdict != lp::Verdict::Refuted);
+  if (r.verdict == lp::Verdict::Unknown) CHECK_FALSE(r.reason.empty());
+}
