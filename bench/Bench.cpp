@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -21,6 +20,7 @@
 #include "hw/SmemInstr.h"
 #include "rules/Checker.h"
 #include "solver/BankConflicts.h"
+#include "solver/Engines.h"
 #include "solver/Injectivity.h"
 #include "solver/Params.h"
 #include "solver/SmemAccess.h"
@@ -30,10 +30,6 @@ namespace lp::bench {
 namespace fs = std::filesystem;
 
 namespace {
-
-double now_ms() {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 double peak_rss_mb() {
   struct rusage ru {};
@@ -114,17 +110,15 @@ std::string make_temp_dir(const std::string& tag) {
   return p.string();
 }
 
-const char* verdict_str(Verdict v) { return verdict_name(v); }
-
 // ---- corpus ------------------------------------------------------------------------------------
 
 json check_once(const std::vector<std::string>& paths, unsigned jobs, const std::optional<std::string>& cache) {
   rules::CheckOptions opt;
   opt.jobs = jobs;
   opt.cache_dir = cache;
-  double t0 = now_ms();
+  Stopwatch clock;
   report::CheckRun run = rules::check_paths(paths, opt);
-  double wall = now_ms() - t0;
+  const double wall = clock.elapsed_ms();
   size_t proven = 0, unknown = 0;
   for (const auto& o : run.obligations) proven += o.passed;
   for (const auto& f : run.findings) unknown += f.kind == report::FindingKind::Unknown;
@@ -227,13 +221,7 @@ std::vector<BenchQuery> scaling_queries(int64_t max_tile, int param_max_log2) {
       const Layout lanes = parse_layout_text(warp_lanes(s), "<bench lanes>").layout;
       const SmemAccess access(smem, 32, lanes, hw::smem_instr("ld.shared.b32"), hw::arch_by_name("sm_90"), 1024);
       out.push_back({"scaling", "bank-conflicts", fam.name, size, "ld.shared.b32 " + warp_lanes(s),
-                     [access](Engine e, const SolverLimits& l) {
-                       ConflictResult r = prove_conflict_free(access, e, l);
-                       std::string d = r.verdict == Verdict::Unknown
-                                           ? ""
-                                           : fmt::format("wavefronts={} ideal={}{}", r.wavefronts, r.ideal, r.access ? " access-error" : "");
-                       return Rerun{r, d};
-                     }});
+                     [access](Engine e, const SolverLimits& l) { return rerun_conflict_free(access, e, l); }});
     }
   }
   // Symbolic parameters: M over growing ranges.
@@ -268,17 +256,17 @@ std::vector<EngineRun> run_engines(const BenchQuery& q, const BenchOptions& opt,
       // A discarded warm-up run (caches, first allocations), unless the query is slow; then
       // fast queries are repeated, a slow one runs once. An engine's time is its fastest run:
       // the work is deterministic, so other load on the machine only ever adds to it.
-      double t_warm = now_ms();
+      Stopwatch warm_up;
       last = q.run(e, limits);
-      t_warm = now_ms() - t_warm;
+      const double t_warm = warm_up.elapsed_ms();
       if (t_warm > 200) times.push_back(t_warm);
       for (int rep = 0; rep < std::max(1, opt.repeats) && t_warm <= 200; ++rep) {
-        double t0 = now_ms();
+        Stopwatch clock;
         last = q.run(e, limits);
-        times.push_back(now_ms() - t0);
+        times.push_back(clock.elapsed_ms());
         if (times.back() > 200) break;
       }
-      return json{{"verdict", verdict_str(last.outcome.verdict)}, {"detail", last.detail}, {"reason", last.outcome.reason},
+      return json{{"verdict", verdict_name(last.outcome.verdict)}, {"detail", last.detail}, {"reason", last.outcome.reason},
                   {"times", times}};
     };
     auto [j, rss] = isolated(body, isolate);
@@ -335,7 +323,7 @@ json run_bench(const BenchOptions& opt) {
     if (opt.progress) opt.progress(s);
   };
   json result;
-  const double t_start = now_ms();
+  const Stopwatch total;
   {
     double load[3] = {0, 0, 0};
     if (getloadavg(load, 3) < 0) load[0] = -1;
@@ -383,14 +371,15 @@ json run_bench(const BenchOptions& opt) {
   for (const RecordedQuery& rq : recorded) {
     std::vector<double> t;
     for (int rep = 0; rep < std::max(1, opt.repeats); ++rep) {
-      double t0 = now_ms();
+      Stopwatch clock;
       rq.run(Engine::Auto, SolverLimits{});
-      t.push_back(now_ms() - t0);
+      t.push_back(clock.elapsed_ms());
       if (t.back() > 200) break;
     }
-    by_property[property_name(rq.property)].push_back(median(t));
-    slowest.push_back({median(t), std::string(property_name(rq.property)) + " " + rq.label});
-    all_proofs.push_back(median(t));
+    const double proof_ms = median(t);
+    by_property[property_name(rq.property)].push_back(proof_ms);
+    slowest.push_back({proof_ms, std::string(property_name(rq.property)) + " " + rq.label});
+    all_proofs.push_back(proof_ms);
     const std::string key = std::string(property_name(rq.property)) + "|" + rq.label;
     if (seen.insert(key).second) corpus_queries.push_back({"corpus", property_name(rq.property), "", "", rq.label, rq.run});
   }
@@ -481,7 +470,7 @@ json run_bench(const BenchOptions& opt) {
   target("engine disagreements (soundness)", static_cast<double>(disagreements.size()), 0, "");
   result["targets"] = targets;
   result["peak_rss_mb"] = peak;
-  result["total_s"] = (now_ms() - t_start) / 1000;
+  result["total_s"] = total.elapsed_ms() / 1000;
   return result;
 }
 

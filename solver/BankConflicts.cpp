@@ -493,20 +493,11 @@ void revalidate(const SmemAccess& a, ConflictResult& r) {
 }  // namespace
 
 ConflictResult prove_conflict_free(const SmemAccess& access, Engine engine, const SolverLimits& limits) {
-  if (limits.out_of_time()) {
-    ConflictResult r;
-    r.reason = kTimeBudgetReason;
-    return r;
-  }
   if (QueryRecorder* rec = query_recorder())
     rec->add({Property::BankConflicts,
               fmt::format("{} {} lanes {}", access.instr().name, layout_label(access.smem()), layout_label(access.lanes())),
-              [access](Engine e, const SolverLimits& l) {
-                ConflictResult r = prove_conflict_free(access, e, l);
-                std::string detail = r.verdict == Verdict::Unknown ? "" : fmt::format("wavefronts={} ideal={}{}", r.wavefronts, r.ideal, r.access ? " access-error" : "");
-                return Rerun{r, detail};
-              }});
-  return timed_decision<ConflictResult>(engine, [&] {
+              [access](Engine e, const SolverLimits& l) { return rerun_conflict_free(access, e, l); }});
+  return timed_decision<ConflictResult>(engine, limits, [&] {
     ConflictResult r;
     switch (engine) {
       case Engine::Enum: r = by_enumeration(access, limits); break;
@@ -537,6 +528,12 @@ ConflictResult prove_conflict_free(const SmemAccess& access, Engine engine, cons
                                      : fmt::format("issue {}: {}", r.access->issue, r.access->what);
     return r;
   });
+}
+
+Rerun rerun_conflict_free(const SmemAccess& access, Engine engine, const SolverLimits& limits) {
+  ConflictResult r = prove_conflict_free(access, engine, limits);
+  if (r.verdict == Verdict::Unknown) return Rerun{r, ""};
+  return Rerun{r, fmt::format("wavefronts={} ideal={}{}", r.wavefronts, r.ideal, r.access ? " access-error" : "")};
 }
 
 }  // namespace lp

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "solver/QueryLog.h"
 #include "solver/Result.h"
 #include "solver/SmemAccess.h"
 
@@ -39,5 +40,9 @@ struct ConflictResult : Outcome {
 };
 
 ConflictResult prove_conflict_free(const SmemAccess& access, Engine engine, const SolverLimits& limits = {});
+
+/// prove_conflict_free as a benchmark re-run (solver/QueryLog.h): engines must agree on the
+/// verdict and, when decided, on the wavefronts, the ideal and whether an access left memory.
+Rerun rerun_conflict_free(const SmemAccess& access, Engine engine, const SolverLimits& limits);
 
 }  // namespace lp

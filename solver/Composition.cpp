@@ -261,7 +261,7 @@ CompositionResult prove_composition(const Layout& a, const Layout& b, const std:
     rec->add({Property::Composition, layout_label(a) + " o " + layout_label(b), [a, b, r](Engine e, const SolverLimits& l) {
                 return Rerun{prove_composition(a, b, r, e, l), ""};
               }});
-  return timed_decision<CompositionResult>(engine, [&] {
+  return timed_decision<CompositionResult>(engine, limits, [&] {
     CompositionResult res;
     if (r && r->size() != b.size()) {
       // The result is not even a function on B's domain: refuted where the two domains part.

@@ -243,11 +243,6 @@ void revalidate(const Layout& instance, const Parametric* params, const Target& 
 
 CoverageResult prove_covers(const Layout& layout, const std::vector<AxisRange>& ranges, Engine engine,
                             const SolverLimits& limits, const Parametric* params) {
-  if (limits.out_of_time()) {
-    CoverageResult r;
-    r.reason = kTimeBudgetReason;
-    return r;
-  }
   Target t = resolve(layout, ranges);
   if (QueryRecorder* rec = query_recorder()) {
     std::optional<Parametric> copy;
@@ -256,7 +251,7 @@ CoverageResult prove_covers(const Layout& layout, const std::vector<AxisRange>& 
                 return Rerun{prove_covers(layout, ranges, e, l, copy ? &*copy : nullptr), ""};
               }});
   }
-  return timed_decision<CoverageResult>(engine, [&] {
+  return timed_decision<CoverageResult>(engine, limits, [&] {
     CoverageResult r;
     if (params && !params->empty()) {
       if (engine == Engine::F2) {

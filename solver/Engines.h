@@ -27,12 +27,17 @@ z3::solver make_solver(z3::context& ctx, const SolverLimits& limits);
 /// Runs `solver.check()`, mapping Z3 exceptions (e.g. out of memory) to unknown.
 z3::check_result checked_check(z3::solver& solver, std::string* reason);
 
-/// Runs a property's decision and times it. An evaluation error of the user's layout (an
-/// overflow, a byte swizzle that splits an element) makes the answer unknown, with that reason.
+/// Runs a property's decision and times it. A query asked after the run's time budget is spent
+/// is unknown at once. An evaluation error of the user's layout (an overflow, a byte swizzle that
+/// splits an element) makes the answer unknown, with that reason.
 template <class Result, class Decide>
-Result timed_decision(Engine engine, Decide&& decide) {
+Result timed_decision(Engine engine, const SolverLimits& limits, Decide&& decide) {
   Stopwatch clock;
   Result r;
+  if (limits.out_of_time()) {
+    r.reason = kTimeBudgetReason;
+    return r;
+  }
   try {
     r = decide();
   } catch (const OverflowError& e) {

@@ -61,7 +61,7 @@ bool scalar_offsets(const Layout& l, std::vector<int64_t>& out) {
 // Injectivity of a scalar layout by enumeration: a bitmap over the image range when it is
 // dense enough, else a sort. Reports the same witness as the point-by-point search: the first
 // index whose offset an earlier index already has, and the first such earlier index.
-InjectivityResult scalar_enumeration(const Layout& l, const std::vector<int64_t>& vals) {
+InjectivityResult scalar_enumeration(const std::vector<int64_t>& vals) {
   InjectivityResult r;
   r.engine = Engine::Enum;
   const int64_t n = static_cast<int64_t>(vals.size());
@@ -121,7 +121,7 @@ InjectivityResult by_enumeration(const Layout& l, const SolverLimits& limits) {
   }
   if (l.is_scalar()) {
     std::vector<int64_t> vals;
-    if (scalar_offsets(l, vals)) return scalar_enumeration(l, vals);
+    if (scalar_offsets(l, vals)) return scalar_enumeration(vals);
   }
   std::unordered_map<Point, std::pair<int64_t, int64_t>, PointHash> owner;
   owner.reserve(static_cast<size_t>(n * reps));
@@ -269,11 +269,6 @@ void revalidate(const Layout& instance, const Parametric* params, InjectivityRes
 
 InjectivityResult prove_injective(const Layout& layout, Engine engine, const SolverLimits& limits,
                                   const Parametric* params) {
-  if (limits.out_of_time()) {
-    InjectivityResult r;
-    r.reason = kTimeBudgetReason;
-    return r;
-  }
   const bool symbolic = params && !params->empty();
   if (QueryRecorder* rec = query_recorder()) {
     std::optional<Parametric> copy;
@@ -282,7 +277,7 @@ InjectivityResult prove_injective(const Layout& layout, Engine engine, const Sol
                 return Rerun{prove_injective(layout, e, l, copy ? &*copy : nullptr), ""};
               }});
   }
-  return timed_decision<InjectivityResult>(engine, [&] {
+  return timed_decision<InjectivityResult>(engine, limits, [&] {
     InjectivityResult r;
     if (symbolic) {
       switch (engine) {
