@@ -1,7 +1,5 @@
 #pragma once
 // Shared helpers of the annotation tests.
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "analyzer/annotate/AnnotationParser.h"
@@ -18,13 +16,6 @@ inline std::string rendered(const ParseResult& r) {
 }
 
 inline std::pair<size_t, size_t> lc(const SourceLoc& l) { return line_col_of(*l.source, l.offset); }
-
-inline std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 template <class T>
 const T& body(const ParseResult& r, size_t i) {

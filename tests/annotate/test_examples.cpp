@@ -7,6 +7,7 @@
 #include "Helpers.h"
 #include "hw/ElementType.h"
 #include "solver/SmemAccess.h"
+#include "support/Files.h"
 
 using namespace lp;
 using namespace lp::annotate;
@@ -16,7 +17,7 @@ namespace {
 
 // The fenced block after `<!-- example: NAME -->` in docs/annotations.md.
 std::string docs_example(const std::string& name) {
-  std::string md = read_text(std::string(LP_SOURCE_DIR) + "/docs/annotations.md");
+  std::string md = lp::test::read_file(std::string(LP_SOURCE_DIR) + "/docs/annotations.md");
   size_t tag = md.find("<!-- example: " + name + " -->");
   REQUIRE(tag != std::string::npos);
   size_t fence = md.find("```", tag);
@@ -35,12 +36,12 @@ bool is(const ParseResult& r, size_t i) {
 
 TEST_CASE("the docs examples are the test data, verbatim", "[annotate][examples]") {
   for (const char* name : {"sgemm_sm80_annotated.cu", "tmem_scale_factors.py"})
-    CHECK(docs_example(name) == read_text(std::string(LP_ANNOTATE_DATA) + "/" + name));
+    CHECK(docs_example(name) == lp::test::read_file(std::string(LP_ANNOTATE_DATA) + "/" + name));
 }
 
 TEST_CASE("the annotated sgemm_sm80 example", "[annotate][examples]") {
   std::string path = std::string(LP_ANNOTATE_DATA) + "/sgemm_sm80_annotated.cu";
-  auto r = parse_annotations(path, read_text(path));
+  auto r = parse_annotations(path, lp::test::read_file(path));
   INFO(rendered(r));
   REQUIRE(r.diagnostics.empty());
   REQUIRE(r.statements.size() == 8);
@@ -72,7 +73,7 @@ TEST_CASE("the annotated sgemm_sm80 example", "[annotate][examples]") {
 
 TEST_CASE("the TIRx TMEM scale-factor example", "[annotate][examples]") {
   std::string path = std::string(LP_ANNOTATE_DATA) + "/tmem_scale_factors.py";
-  auto r = parse_annotations(path, read_text(path));
+  auto r = parse_annotations(path, lp::test::read_file(path));
   INFO(rendered(r));
   REQUIRE(r.diagnostics.empty());
   REQUIRE(r.statements.size() == 8);
@@ -97,7 +98,7 @@ TEST_CASE("the annotated corpus files parse cleanly", "[annotate][examples]") {
   size_t files = 0;
   for (const auto& e : std::filesystem::recursive_directory_iterator(std::string(LP_SOURCE_DIR) + "/corpus")) {
     if (!language_for_path(e.path().string())) continue;
-    auto r = parse_annotations(e.path().string(), read_text(e.path().string()));
+    auto r = parse_annotations(e.path().string(), lp::test::read_file(e.path().string()));
     INFO(e.path().string() << "\n" << rendered(r));
     CHECK(r.diagnostics.empty());
     CHECK(r.statements.size() >= 2);

@@ -7,7 +7,6 @@
 #include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -15,6 +14,7 @@
 #include "corpus/CorpusEntry.h"
 #include "report/Baseline.h"
 #include "rules/Checker.h"
+#include "support/Files.h"
 
 namespace fs = std::filesystem;
 using namespace lp;
@@ -22,13 +22,6 @@ using lp::test::CorpusEntry;
 using lp::test::ExpectedFinding;
 
 namespace {
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 /// Paths are relative to the repository root, as the README's main command names them.
 void enter_repository() { fs::current_path(LP_SOURCE_DIR); }
@@ -44,7 +37,7 @@ std::vector<std::string> entry_files() {
 
 std::vector<CorpusEntry> entries() {
   std::vector<CorpusEntry> out;
-  for (const std::string& f : entry_files()) out.push_back(test::parse_corpus_entry(f, read_file(f)));
+  for (const std::string& f : entry_files()) out.push_back(test::parse_corpus_entry(f, lp::test::read_file(f)));
   return out;
 }
 
@@ -115,7 +108,7 @@ std::string corpus_table(const std::vector<CorpusEntry>& all) {
 TEST_CASE("every corpus entry has a well-formed header", "[corpus]") {
   for (const std::string& f : entry_files()) {
     INFO(f);
-    CHECK_NOTHROW(test::parse_corpus_entry(f, read_file(f)));
+    CHECK_NOTHROW(test::parse_corpus_entry(f, lp::test::read_file(f)));
   }
 }
 
@@ -168,7 +161,7 @@ TEST_CASE("the corpus baseline accepts exactly the corpus's findings", "[corpus]
 TEST_CASE("docs/corpus.md lists every corpus entry", "[corpus]") {
   const std::string begin = "<!-- corpus-table:begin -->\n", end = "<!-- corpus-table:end -->";
   const std::string table = corpus_table(entries());
-  const std::string doc = read_file("docs/corpus.md");
+  const std::string doc = lp::test::read_file("docs/corpus.md");
   const size_t b = doc.find(begin), e = doc.find(end);
   REQUIRE(b != std::string::npos);
   REQUIRE(e != std::string::npos);

@@ -7,9 +7,9 @@
 #include <map>
 #include <regex>
 #include <set>
-#include <sstream>
 
 #include "report/HtmlReport.h"
+#include "support/Files.h"
 #include "support/Process.h"
 
 using lp::report::FindingsDoc;
@@ -17,14 +17,7 @@ using nlohmann::json;
 
 namespace {
 
-std::string read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-FindingsDoc planted() { return lp::report::parse_findings_doc(read(LP_HTML_FIXTURE), "planted.json"); }
+FindingsDoc planted() { return lp::report::parse_findings_doc(lp::test::read_file(LP_HTML_FIXTURE), "planted.json"); }
 
 // The section of finding number n (1-based).
 std::string section(const std::string& html, size_t n) {
@@ -208,8 +201,8 @@ TEST_CASE("layoutproof report and check --report write both files", "[html][cli]
   std::filesystem::remove_all(dir);
   auto r = lp::test::run_layoutproof({"report", LP_HTML_FIXTURE, "--out", (dir / "a").string()});
   CHECK(r.exit_code == 0);
-  CHECK(read((dir / "a" / "index.html").string()) == lp::report::render_html_report(planted()));
-  CHECK(read((dir / "a" / "summary.md").string()).find("| 1 | LP002 | error |") != std::string::npos);
+  CHECK(lp::test::read_file((dir / "a" / "index.html").string()) == lp::report::render_html_report(planted()));
+  CHECK(lp::test::read_file((dir / "a" / "summary.md").string()).find("| 1 | LP002 | error |") != std::string::npos);
 
   std::ofstream(dir / "bad.json") << "{\"findings\": [";
   r = lp::test::run_layoutproof({"report", (dir / "bad.json").string(), "--out", (dir / "b").string()});
@@ -220,7 +213,7 @@ TEST_CASE("layoutproof report and check --report write both files", "[html][cli]
   std::ofstream(dir / "k.lp") << "smem sD : f32 = (_32,_33):(_32,_1)\n";
   r = lp::test::run_layoutproof({"check", (dir / "k.lp").string(), "--no-cache", "--report", (dir / "c").string()});
   CHECK(r.exit_code == 1);
-  CHECK(read((dir / "c" / "index.html").string()).find("data-rule=\"LP001\"") != std::string::npos);
+  CHECK(lp::test::read_file((dir / "c" / "index.html").string()).find("data-rule=\"LP001\"") != std::string::npos);
   CHECK(std::filesystem::exists(dir / "c" / "summary.md"));
   std::filesystem::remove_all(dir);
 }

@@ -1,18 +1,14 @@
 // summary.md: the findings table, the per-finding sections, and Markdown-inert hostile text.
 #include <catch2/catch.hpp>
-#include <fstream>
-#include <sstream>
 
 #include "report/HtmlReport.h"
 #include "report/MarkdownReport.h"
+#include "support/Files.h"
 
 namespace {
 
 lp::report::FindingsDoc planted() {
-  std::ifstream in(LP_HTML_FIXTURE, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return lp::report::parse_findings_doc(s.str(), "planted.json");
+  return lp::report::parse_findings_doc(lp::test::read_file(LP_HTML_FIXTURE), "planted.json");
 }
 
 }  // namespace

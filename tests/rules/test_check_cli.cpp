@@ -4,9 +4,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 
 #include "rules/TempTree.h"
+#include "support/Files.h"
 #include "support/Process.h"
 
 using lp::test::run_layoutproof;
@@ -18,13 +18,6 @@ const char* kBugs =
     "smem sA : f16 = (_64,_64):(_64,_1) align 1024\n"
     "access a1: sA ldmatrix.x4 lanes (_16,_2,_4,_4):(_1@0,_8@1,_16@0,_16@1)\n"
     "compose bad = `(_6,_6):(_1,_7)` o `_4:_4`\n";
-
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 }  // namespace
 
@@ -53,7 +46,7 @@ TEST_CASE("check: JSON, SARIF and JUnit carry the same findings", "[check-cli]")
   REQUIRE(report["findings"].size() == 2);
   auto s = run_layoutproof({"check", t.path("bugs"), "--no-cache", "--format", "sarif", "--output", t.path("out.sarif")});
   REQUIRE(s.exit_code == 1);
-  json sarif = json::parse(read(t.path("out.sarif")));
+  json sarif = json::parse(lp::test::read_file(t.path("out.sarif")));
   CHECK(sarif["version"] == "2.1.0");
   const json& results = sarif["runs"][0]["results"];
   REQUIRE(results.size() == 2);
