@@ -29,12 +29,12 @@ using json = nlohmann::ordered_json;
 struct BenchOptions {
   std::vector<std::string> paths;   ///< the corpus (files and directories)
   size_t synthetic_entries = 150;   ///< replicate the corpus to this many files (0: none)
-  int repeats = 3;                  ///< corpus runs and fast queries are repeated; medians are reported
+  int repeats = 3;                  ///< corpus runs and obligations are repeated (medians); engine rounds at least
   int64_t max_tile = 4096;          ///< largest tile side of the scaling section (0: no scaling)
   int param_max_log2 = 20;          ///< largest parameter range 2^k of the scaling section
   bool engines = true;              ///< compare the engines on the corpus queries
   unsigned jobs = 0;                ///< `check` parallelism (0: one per core)
-  bool isolate = true;              ///< fork a child for each corpus run and each scaling query
+  bool isolate = true;              ///< fork a child for each corpus run and each query's engine runs
   unsigned z3_timeout_ms = 1000;    ///< per Z3 query in the comparisons (a timeout is "undecided")
   /// Progress lines (section names), e.g. to stderr; may be empty.
   std::function<void(const std::string&)> progress;
@@ -46,7 +46,7 @@ struct EngineRun {
   std::string verdict;      ///< proven | refuted | unknown
   std::string detail;       ///< what else must agree (wavefronts and ideal)
   std::string reason;       ///< why unknown
-  double time_ms = 0;       ///< median over the repeats
+  double time_ms = 0;       ///< the fastest of its runs
   int runs = 0;
   double peak_rss_mb = 0;   ///< the run's own peak (isolated), else the process's so far
 };
@@ -57,7 +57,8 @@ struct BenchQuery {
   std::function<Rerun(Engine, const SolverLimits&)> run;
 };
 
-/// Runs every engine on `q`; `isolate` forks a child per run (peak RSS of that run alone).
+/// Runs every engine on `q`: once each (verdict; with `isolate` in its own child, so that its peak
+/// RSS is its own), then the engines under 200 ms again in interleaved rounds for their times.
 std::vector<EngineRun> run_engines(const BenchQuery& q, const BenchOptions& opt, bool isolate);
 
 /// The comparison of one query's runs: the fastest deciding engine, auto / fastest, and whether

@@ -20,7 +20,8 @@ class BenchCommand : public Command {
     sub->add_option("paths", paths_, "Corpus files and directories (default: corpus/)");
     sub->add_flag("--json", json_, "Print the results as JSON instead of tables");
     sub->add_option("--output", output_, "Write the output here instead of standard output");
-    sub->add_option("--repeats", opt_.repeats, "Repeats of each corpus run and fast query (medians are reported)");
+    sub->add_option("--repeats", opt_.repeats,
+                    "Repeats of each corpus run and obligation (medians); the least timed rounds of an engine comparison");
     sub->add_option("--synthetic", opt_.synthetic_entries, "Also check the corpus replicated to this many files (0: not)");
     sub->add_option("--max-tile", opt_.max_tile, "Largest tile side of the scaling section (0: no scaling)");
     sub->add_option("--param-max-log2", opt_.param_max_log2, "Largest parameter range 2^K of the scaling section");

@@ -1,7 +1,6 @@
 #pragma once
 // Shared machinery of the property provers: timing, Z3 solver set-up with limits, and the
 // enumeration budget.
-#include <chrono>
 #include <string>
 #include <z3++.h>
 
@@ -10,16 +9,6 @@
 #include "solver/Result.h"
 
 namespace lp {
-
-class Stopwatch {
- public:
-  double elapsed_ms() const {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
-  }
-
- private:
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-};
 
 /// A Z3 solver over `ctx` with the query's time and memory limits applied.
 z3::solver make_solver(z3::context& ctx, const SolverLimits& limits);

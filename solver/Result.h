@@ -18,6 +18,17 @@ const char* engine_name(Engine e);
 /// "z3" | "enum" | "f2" | "auto"; throws std::invalid_argument otherwise.
 Engine engine_from_name(const std::string& name);
 
+/// Wall-clock time since construction, for the times that findings and statistics carry.
+class Stopwatch {
+ public:
+  double elapsed_ms() const {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
 /// Per-query resource limits. A query that hits one is Unknown, never Proven.
 struct SolverLimits {
   unsigned timeout_ms = 20000;        ///< Z3 wall-clock per query
