@@ -7,6 +7,7 @@
 
 #include "analyzer/algebra/Operations.h"
 #include "analyzer/ir/Checked.h"
+#include "analyzer/parse/TilerParser.h"
 #include "cli/Command.h"
 #include "cli/LayoutArg.h"
 
@@ -39,40 +40,24 @@ std::optional<Swizzle> parse_swizzle_text(const std::string& text) {
   return Swizzle(static_cast<int>(b), static_cast<int>(base), static_cast<int>(s));
 }
 
-// Splits `[a, (b,c), [d]]` at its top-level commas.
-std::vector<std::string> split_bracketed(const std::string& text) {
-  const size_t open = text.find('['), close = text.rfind(']');
-  if (open == std::string::npos || close == std::string::npos || close < open)
-    throw InputError(fmt::format("'{}' is not a tiler tuple [T0, T1, ...]", text));
-  std::vector<std::string> parts;
-  int depth = 0;
-  std::string cur;
-  for (size_t i = open + 1; i < close; ++i) {
-    const char ch = text[i];
-    if (ch == '(' || ch == '[' || ch == '<') ++depth;
-    if (ch == ')' || ch == ']' || ch == '>') --depth;
-    if (ch == ',' && depth == 0) {
-      parts.push_back(cur);
-      cur.clear();
-    } else {
-      cur += ch;
-    }
-  }
-  if (!cur.empty() || !parts.empty()) parts.push_back(cur);
-  return parts;
-}
-
 CuteLayout layout_operand(const std::string& text, const std::string& name) {
   return from_ir(read_layout_arg(text, "", name).layout);
 }
 
-// A tiler: `[T0, T1, ...]` of layouts, integers (N means N:_1) and `_`, or a single layout.
-Tiler parse_tiler(const std::string& text, const std::string& name) {
+// A tiler: `[T0, T1, ...]` (analyzer/parse/TilerParser.h), an extent N (N:_1), `_`, or a single
+// layout in any notation.
+Tiler tiler_operand(const std::string& text, const std::string& name) {
   const size_t first = text.find_first_not_of(" \t");
   if (first != std::string::npos && text[first] == '[') {
-    std::vector<Tiler> parts;
-    for (const std::string& p : split_bracketed(text)) parts.push_back(parse_tiler(p, name));
-    return Tiler::tuple(std::move(parts));
+    auto src = std::make_shared<SourceText>();
+    src->name = name;
+    src->text = text;
+    try {
+      return parse_tiler(src);
+    } catch (const DiagnosticError& e) {
+      std::cerr << e.diagnostic().render();
+      throw ExitRequest{kBadInput};
+    }
   }
   if (std::regex_match(text, std::regex(R"(\s*_\s*)"))) return Tiler::underscore();
   if (auto n = parse_int_text(text)) {
@@ -98,7 +83,7 @@ std::vector<Int> parse_shape(const std::string& text) {
 Operand compose_operand(const std::string& text, const std::string& name) {
   if (auto sw = parse_swizzle_text(text)) return *sw;
   const size_t first = text.find_first_not_of(" \t");
-  if (first != std::string::npos && text[first] == '[') return parse_tiler(text, name);
+  if (first != std::string::npos && text[first] == '[') return tiler_operand(text, name);
   return read_layout_arg(text, "", name).layout;
 }
 
@@ -187,11 +172,11 @@ class AlgebraCommand : public Command {
                               : op_ == "zipped_divide" ? DivideKind::Zipped
                               : op_ == "tiled_divide"  ? DivideKind::Tiled
                                                        : DivideKind::Flat;
-      return op_divide(kind, layout_arg(0), parse_tiler(args_[1], n2));
+      return op_divide(kind, layout_arg(0), tiler_operand(args_[1], n2));
     }
     if (op_ == "logical_product") {
       need(2, 2);
-      return op_logical_product(layout_arg(0), parse_tiler(args_[1], n2));
+      return op_logical_product(layout_arg(0), tiler_operand(args_[1], n2));
     }
     if (op_ == "blocked_product" || op_ == "raked_product" || op_ == "max_common_vector") {
       need(2, 2);

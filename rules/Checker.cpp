@@ -126,7 +126,8 @@ std::string cache_key(const std::string& path, const std::string& text, const Co
 FileResult check_text(const annotate::ParseResult& parsed, const Config& config) {
   FileResult r;
   BufferGraph graph(parsed);
-  FileContext ctx{parsed, graph, config};
+  AlgebraSteps algebra(parsed, graph);
+  FileContext ctx{parsed, graph, algebra, config};
   for (const Rule* rule : all_rules()) {
     FindingSink sink(rule->info(), config, r.findings, r.obligations);
     rule->check(ctx, sink);

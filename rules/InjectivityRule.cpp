@@ -38,13 +38,21 @@ class InjectivityRule : public Rule {
         name = b->name.text;
       } else if (auto* e = std::get_if<annotate::ExpectStmt>(&s.body)) {
         if (e->kind != annotate::ExpectKind::Injective) continue;
+        // Global buffers and compose/divide results; the other buffers are checked at their declaration.
         const annotate::BufferDecl* b = ctx.graph.buffer(e->subject.text);
-        if (!b || b->space != annotate::Space::Global) continue;  // the others are checked at their declaration
+        if (b && b->space != annotate::Space::Global) continue;
         name = e->subject.text;
+        const AlgebraStep* step = ctx.algebra.step(name);
+        if (step && !step->result) {
+          Outcome o;
+          o.reason = step->result_missing;
+          sink.report(s, unknown_finding(e->subject.loc, fmt::format("'{}' is injective", name), o));
+          continue;
+        }
       } else {
         continue;
       }
-      auto named = ctx.graph.layout_of(name);
+      auto named = layout_of(ctx, name);
       if (!named) continue;
       auto r = prove_injective(named->layout, ctx.config.engine, ctx.config.limits, &named->params);
       sink.obligation(s, named->loc, fmt::format("{} is injective", name), r.verdict == Verdict::Proven, r.time_ms);
@@ -79,7 +87,9 @@ class InjectivityRule : public Rule {
                           {"params", w.params},
                           {"layout", print_cute_or_tirx(inst)},
                           {"size", inst.size()}};
-      f.trace = {{named->loc, fmt::format("'{}' is declared with this layout", name)},
+      const std::string origin = ctx.algebra.step(name) ? fmt::format("'{}' is computed here", name)
+                                                        : fmt::format("'{}' is declared with this layout", name);
+      f.trace = {{named->loc, origin},
                  {s.loc, fmt::format("elements {} and {} land on {}", w.index_a, w.index_b, place)}};
       sink.report(s, std::move(f));
     }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "report/Finding.h"
+#include "rules/AlgebraSteps.h"
 #include "rules/BufferGraph.h"
 #include "rules/Config.h"
 
@@ -21,8 +22,17 @@ namespace lp::rules {
 struct FileContext {
   const annotate::ParseResult& file;
   const BufferGraph& graph;
+  const AlgebraSteps& algebra;
   const Config& config;
 };
+
+/// The layout `name` stands for: a buffer's declared layout, or the layout a compose/divide
+/// computes. Absent for neither; `ctx.algebra.step(name)->result_missing` then may say why.
+inline std::optional<NamedLayout> layout_of(const FileContext& ctx, const std::string& name) {
+  if (auto named = ctx.graph.layout_of(name)) return named;
+  if (const AlgebraStep* s = ctx.algebra.step(name); s && s->result) return NamedLayout{*s->result, {}, s->stmt->loc};
+  return std::nullopt;
+}
 
 /// Where a rule's results go. Findings on a statement that allows the rule are dropped; the
 /// severity comes from the configuration (or the rule's default), unknowns take the configured

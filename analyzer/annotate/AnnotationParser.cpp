@@ -287,11 +287,36 @@ class StatementReader {
     return l;
   }
 
-  Operand operand(std::string_view context) {
+  // A tiler `[...]` at the cursor, up to its matching ']'.
+  TilerExpr tiler_at_cursor() {
+    const size_t open = here();
+    const std::string& t = c().source()->text;
+    size_t close = open, depth = 0;
+    for (; close < t.size(); ++close) {
+      if (t[close] == '[') ++depth;
+      else if (t[close] == ']' && --depth == 0) break;
+    }
+    if (close == t.size()) fail(loc(open), "unterminated tiler: expected a closing ']'");
+    const size_t stmt_offset = base_ - raw_.begin + open;
+    Part part = cut(stmt_offset, stmt_offset + (close + 1 - open));
+    TilerExpr e{part.src->text, loc(open), parse_tiler(part.src, p_.limits_.layout)};
+    c().set_pos(close + 1);
+    return e;
+  }
+
+  // A name or a backquoted layout; with `tiler_allowed`, also a tiler `[...]`.
+  Operand operand(std::string_view context, bool tiler_allowed = false) {
     if (c().peek() == '`') return quoted_layout(context);
+    if (c().peek() == '[') {
+      if (!tiler_allowed)
+        c().fail_expected(fmt::format("a declared name or a layout in backquotes {} (a tiler [...] is not one)", context));
+      return tiler_at_cursor();
+    }
     size_t at = here();
     std::string id = c().parse_identifier();
-    if (id.empty()) c().fail_expected(fmt::format("a declared name or a layout in backquotes {}", context));
+    if (id.empty())
+      c().fail_expected(fmt::format("a declared name{} {}", tiler_allowed ? ", a layout in backquotes or a tiler [...]"
+                                                                          : " or a layout in backquotes", context));
     Name n{std::move(id), loc(at)};
     resolve(n, has_layout, "a buffer, composition or divide (something with a layout)");
     return n;
@@ -506,7 +531,7 @@ class StatementReader {
     c().expect("=", "and the composition (compose NAME = A o B)");
     Operand a = operand("as the outer layout A of 'A o B'");
     c().expect("o", "between the two layouts (A o B; write a layout operand in backquotes)");
-    Operand b = operand("as the inner layout B of 'A o B'");
+    Operand b = operand("as the inner layout B of 'A o B'", true);
     end_of_statement();
     commit(AnnotationParser::Kind::Compose);
     return ComposeDecl{n, std::move(a), std::move(b)};
@@ -528,7 +553,7 @@ class StatementReader {
     c().expect("(", fmt::format("after '{}'", op.text));
     Operand a = operand("as the layout to divide");
     c().expect(",", "between the layout and the tiler");
-    Operand tiler = operand("as the tiler");
+    Operand tiler = operand("as the tiler", true);
     c().expect(")", "closing the divide");
     end_of_statement();
     commit(AnnotationParser::Kind::Divide);

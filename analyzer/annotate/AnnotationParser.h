@@ -66,7 +66,6 @@ class AnnotationParser {
   std::map<std::string, Entity> names_;
   std::vector<Suppression> pending_allows_;
   const hw::Arch* arch_ = nullptr;
-  size_t errors_ = 0;
   bool capped_ = false;
 };
 

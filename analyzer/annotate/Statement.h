@@ -12,6 +12,7 @@
 
 #include "analyzer/diag/Diagnostic.h"
 #include "analyzer/parse/Parsers.h"
+#include "analyzer/parse/TilerParser.h"
 #include "hw/Arch.h"
 #include "hw/Fragments.h"
 #include "hw/SmemInstr.h"
@@ -131,11 +132,19 @@ struct DescDecl {
   std::optional<MajorRef> major;
 };
 
-/// An operand of compose/divide: a declared name or a layout in backquotes.
-using Operand = std::variant<Name, LayoutExpr>;
+/// A CuTe tiler, `[T0, T1, ...]` (items: layouts, extents, `_`, nested tilers), already parsed.
+struct TilerExpr {
+  std::string text;  ///< as written, brackets included
+  SourceLoc loc;     ///< its '['
+  algebra::Tiler tiler;
+};
+
+/// An operand of compose/divide: a declared name, a layout in backquotes, or (as B of `A o B` and
+/// as the tiler of a divide) a tiler.
+using Operand = std::variant<Name, LayoutExpr, TilerExpr>;
 SourceLoc operand_loc(const Operand& o);
 
-/// `compose NAME = A o B`: the code computes composition(A, B).
+/// `compose NAME = A o B`: the code computes composition(A, B); B may be a tiler (by-mode).
 struct ComposeDecl {
   Name name;
   Operand a, b;

@@ -120,7 +120,7 @@ TEST_CASE("statement diagnostics name what was expected, with a caret", "[annota
       {{18, 29}, "expected 'allow RULE-ID \"reason\"' after ';', found 'deny'"},
       {{19, 8}, "'nothing' is not declared"},
       {{20, 6}, "unknown architecture"},
-      {{21, 18}, "expected a declared name or a layout in backquotes as the inner layout B of 'A o B', found '('"},
+      {{21, 18}, "expected a declared name, a layout in backquotes or a tiler [...] as the inner layout B of 'A o B', found '('"},
       {{22, 11}, "expected a property: injective, conflict-free, wavefronts <= N, covers AXIS=LO..HI or illegal, found 'injectiv'"},
   };
   INFO(rendered(r));
@@ -160,4 +160,36 @@ TEST_CASE("an allow followed by no statement", "[annotate][locations]") {
   REQUIRE(r.diagnostics.size() == 1);
   CHECK(lc(r.diagnostics[0].loc) == LC{2, 3});
   CHECK(r.diagnostics[0].message == "'allow bank-conflict' applies to the next statement, but none follows");
+}
+
+TEST_CASE("tilers in compose and divide: file positions and located errors", "[annotate][locations]") {
+  auto r = parse("t.lp",
+                 "smem sA : f32 = (_9,(_4,_8)):(_59,(_13,_1))\n"
+                 "divide T = logical_divide(sA, [_3:_3, (_2,_4):(_1,_8)])\n"
+                 "compose C = sA o [_3:_3, _]\n"
+                 "divide U = logical_divide(sA, [_3:_3, (_2,_4):(_1 _8)])\n"
+                 "divide V = logical_divide(sA, [_3, _4\n"
+                 "compose W = [_3] o sA\n"
+                 "divide X = zipped_divide(sA, [_3, 0])\n");
+  INFO(rendered(r));
+  REQUIRE(r.statements.size() == 3);
+  const auto& t = std::get<TilerExpr>(std::get<DivideDecl>(r.statements[1].body).tiler);
+  CHECK(lc(t.loc) == LC{2, 31});
+  CHECK(t.text == "[_3:_3, (_2,_4):(_1,_8)]");
+  REQUIRE(t.tiler.parts.size() == 2);
+  const auto& c = std::get<TilerExpr>(std::get<ComposeDecl>(r.statements[2].body).b);
+  CHECK(lc(c.loc) == LC{3, 18});
+  CHECK(c.tiler.parts.at(1).kind == algebra::Tiler::Kind::Underscore);
+  std::vector<std::pair<LC, std::string>> want = {
+      {{4, 51}, "expected ')' or ',' in the stride tuple, found '_8'"},
+      {{5, 31}, "unterminated tiler: expected a closing ']'"},
+      {{6, 13}, "expected a declared name or a layout in backquotes as the outer layout A of 'A o B' (a tiler [...] is not one), found '['"},
+      {{7, 35}, "a tiler extent must be at least 1, not 0"},
+  };
+  REQUIRE(r.diagnostics.size() == want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    INFO("diagnostic " << i << ": " << r.diagnostics[i].render());
+    CHECK(lc(r.diagnostics[i].loc) == want[i].first);
+    CHECK(r.diagnostics[i].message == want[i].second);
+  }
 }

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "Helpers.h"
+#include "analyzer/algebra/CuteLayout.h"
 #include "analyzer/ir/Print.h"
 
 using namespace lp;
@@ -160,6 +161,24 @@ TEST_CASE("compose and divide take names or backquoted layouts", "[annotate][sta
   CHECK(std::get<LayoutExpr>(v.tiler).parsed.layout.size() == 2);
   CHECK(body<DivideDecl>(r, 4).kind == DivideKind::Zipped);
   CHECK(std::get<Name>(body<DivideDecl>(r, 4).a).text == "C");
+}
+
+TEST_CASE("compose and divide take tilers as B and as the tiler", "[annotate][statements]") {
+  auto r = ok("smem A : f16 = (_6,_6):(_1,_7)\n"
+              "divide T = tiled_divide(A, [_2, (_3):(_2)])\n"
+              "compose C = A o [_2, _]\n"
+              "divide Z = zipped_divide(C, [[_1], 2])\n");
+  const auto& t = body<DivideDecl>(r, 1);
+  CHECK(t.kind == DivideKind::Tiled);
+  const auto& tiler = std::get<TilerExpr>(t.tiler);
+  CHECK(tiler.text == "[_2, (_3):(_2)]");
+  REQUIRE(tiler.tiler.kind == algebra::Tiler::Kind::Tuple);
+  CHECK(algebra::cute_text(tiler.tiler.parts.at(0).layout) == "_2:_1");
+  CHECK(algebra::cute_text(tiler.tiler.parts.at(1).layout) == "(_3):(_2)");
+  CHECK(std::get<TilerExpr>(body<ComposeDecl>(r, 2).b).tiler.parts.at(1).kind == algebra::Tiler::Kind::Underscore);
+  const auto& z = std::get<TilerExpr>(body<DivideDecl>(r, 3).tiler).tiler;
+  CHECK(z.parts.at(0).kind == algebra::Tiler::Kind::Tuple);
+  CHECK(algebra::cute_text(z.parts.at(1).layout) == "2:_1");
 }
 
 TEST_CASE("coverage and every expectation", "[annotate][statements]") {

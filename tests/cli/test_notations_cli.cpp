@@ -151,3 +151,19 @@ TEST_CASE("exit codes: 0 success, 2 usage or bad input", "[cli]") {
   CHECK(forced.exit_code == 2);
   CHECK(forced.err.find("expected ')' or ',' in the shape tuple, found '@'") != std::string::npos);
 }
+
+TEST_CASE("algebra: tuple tilers as CuTe's make_tile, and a malformed one is a located error", "[cli][tiler]") {
+  // 02_layout_algebra.md: zipped_divide((9,(4,8)):(59,(13,1)), <3:3, (2,4):(1,8)>) has shape
+  // ((3,8),(3,4)), and its mode 0 is composition(a, b) = (3,(2,4)):(177,(13,2)).
+  auto r = run_layoutproof({"algebra", "zipped_divide", "(_9,(_4,_8)):(_59,(_13,_1))",
+                            "[Layout<_3,_3>{}, (_2,_4):(_1,_8)]", "--json"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const json j = json::parse(r.out);
+  CHECK(j["legal"] == true);
+  CHECK(j["result"].get<std::string>().rfind("((_3,(_2,_4)),(_3,(_2,_2))):((_177,(_13,_2)),", 0) == 0);
+  auto bad = run_layoutproof({"algebra", "logical_divide", "_8:_1", "[_2, _4"});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("<operand 2>:1:8: error: expected ']' or ',' in the tiler, found end of input") != std::string::npos);
+  CHECK(bad.err.find("^") != std::string::npos);
+}

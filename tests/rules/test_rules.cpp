@@ -106,6 +106,48 @@ TEST_CASE("LP003 algebra-legality: CuTe's wrong composition, and a documented bu
   CHECK(of_rule(wrong_expectation, "LP003")[0]->message.find("expected to be illegal") != std::string::npos);
 }
 
+TEST_CASE("LP003 algebra-legality: by-mode compositions and divides with tuple tilers", "[rules]") {
+  // Mode 0 of A is the (6,6):(1,7) of the case above, composed with 4:4 by mode: wrong the same way.
+  CheckRun bad = check_text("compose bad = `((_6,_6),_4):((_1,_7),_64)` o [_4:_4, _]\n");
+  auto f = of_rule(bad, "LP003");
+  REQUIRE(f.size() == 1);
+  CHECK(at(*f[0]) == std::pair<size_t, size_t>{1, 1});
+  CHECK(f[0]->counterexample["expected"] == "9");
+  CHECK(f[0]->counterexample["actual"] == "7");
+  // CuTe's documented 2-D divide (02_layout_algebra.md): legal, and the divide's result is a layout
+  // later statements use.
+  CheckRun good = check_text("divide zd = zipped_divide(`(_9,(_4,_8)):(_59,(_13,_1))`, [_3:_3, (_2,_4):(_1,_8)])\n"
+                             "expect zd injective\n"
+                             "compose tile = `(_9,(_4,_8)):(_59,(_13,_1))` o [Layout<_3,_3>{}, (_2,_4):(_1,_8)]\n");
+  INFO(all_messages(good));
+  CHECK(good.findings.empty());
+  CHECK(good.obligations.size() == 3);
+}
+
+TEST_CASE("expectations on compose/divide results check the layout CuTe computes", "[rules]") {
+  // (4,4):(1,4) o (4,2):(1,0) is legal, and CuTe's result (4,2):(1,0) maps index 4, coordinate
+  // (0,1), to offset 0 like index 0: not injective (by hand).
+  CheckRun dup = check_text("compose C = `(_4,_4):(_1,_4)` o `(_4,_2):(_1,_0)`\nexpect C injective\n");
+  INFO(all_messages(dup));
+  CHECK(of_rule(dup, "LP003").empty());
+  auto f = of_rule(dup, "LP001");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0]->message.find("layout of 'C' is not injective: elements 0 and 4 share") == 0);
+  CHECK(f[0]->counterexample["indices"] == nlohmann::json::array({0, 4}));
+  // A step CuTe computes no layout for: its legality is LP003's finding, an expectation on it is
+  // undecided (never silently skipped), and a later step that uses it cannot be performed.
+  CheckRun none = check_text("compose R = `_8:_1` o [_2, _2]\nexpect R injective\ncompose S = R o `_2:_1`\n");
+  INFO(all_messages(none));
+  auto lp003 = of_rule(none, "LP003");
+  REQUIRE(lp003.size() == 2);
+  CHECK(lp003[0]->message.find("'R' = A o B is illegal: CuTe rejects this operation: a rank-2 tiler on a rank-1 layout") == 0);
+  CHECK(lp003[1]->message == "the operation cannot be performed: 'R' has no layout: CuTe computes no layout for it");
+  auto lp001 = of_rule(none, "LP001");
+  REQUIRE(lp001.size() == 1);
+  CHECK(lp001[0]->kind == lp::report::FindingKind::Unknown);
+  CHECK(at(*lp001[0]) == std::pair<size_t, size_t>{2, 8});
+}
+
 TEST_CASE("LP004 replica-coverage: three replicas miss the last warp's TMEM lanes", "[rules]") {
   CheckRun bad = check_text("tmem sf = S[(32,4):(1@TLane,1@TCol)] + R[3:32@TLane]\ncovers sf TLane=0..127\n");
   auto f = of_rule(bad, "LP004");

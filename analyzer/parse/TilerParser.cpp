@@ -1,0 +1,88 @@
+#include "analyzer/parse/TilerParser.h"
+
+#include <fmt/format.h>
+
+#include "analyzer/algebra/CuteLayout.h"
+#include "analyzer/parse/Parsers.h"
+
+namespace lp {
+
+namespace {
+
+bool starts_with_word(std::string_view t, std::string_view w) {
+  return t.substr(0, w.size()) == w && (t.size() == w.size() || !is_ident_char(t[w.size()]));
+}
+
+// The text from the cursor on, in CuTe's C++ spelling rather than its print format?
+bool at_cpp_spelling(Cursor& c) {
+  c.skip_ws();
+  std::string_view t = c.text().substr(c.pos());
+  if (t.substr(0, 6) == "cute::") t = t.substr(6);
+  for (std::string_view w : {"composition", "make_layout", "make_composed_layout", "Layout", "ComposedLayout"})
+    if (starts_with_word(t, w)) return true;
+  return false;
+}
+
+// After optional blanks at `p`: the end of a tiler item (`,`, `]` or the end of the text)?
+bool item_ends_at(std::string_view t, size_t p) {
+  while (p < t.size() && (t[p] == ' ' || t[p] == '\t' || t[p] == '\r' || t[p] == '\n')) ++p;
+  return p == t.size() || t[p] == ',' || t[p] == ']';
+}
+
+algebra::Tiler layout_item(Cursor& c) {
+  c.skip_ws();
+  const size_t at = c.pos();
+  Layout l = at_cpp_spelling(c) ? parse_cpp_spelling(c) : parse_cute(c);
+  try {
+    return algebra::Tiler::of(algebra::from_ir(l));
+  } catch (const std::exception& e) {
+    c.fail_at(at, fmt::format("this layout cannot be a tiler: {}", e.what()));
+  }
+}
+
+}  // namespace
+
+algebra::Tiler parse_tiler(Cursor& c) {
+  Cursor::Depth guard(c);
+  c.skip_ws();
+  if (!c.consume("[")) return layout_item(c);
+  std::vector<algebra::Tiler> parts;
+  if (c.peek() == ']') c.fail_expected("a tiler item (a layout, an extent such as _8, or _) inside '[ ]'");
+  do {
+    c.skip_ws();
+    const std::string_view t = c.text();
+    const size_t at = c.pos();
+    if (c.peek() == '[') {
+      parts.push_back(parse_tiler(c));
+    } else if (c.peek_raw() == '_' && item_ends_at(t, at + 1)) {
+      c.set_pos(at + 1);
+      parts.push_back(algebra::Tiler::underscore());
+    } else {
+      // An extent N (N:_1) is a bare integer, `_N` or `N`, alone in its item.
+      size_t digits = at + (c.peek_raw() == '_' ? 1 : 0);
+      size_t end = digits;
+      while (end < t.size() && t[end] >= '0' && t[end] <= '9') ++end;
+      if (end > digits && item_ends_at(t, end)) {
+        const bool is_static = digits > at;
+        c.set_pos(digits);
+        const int64_t n = c.parse_int("a tiler extent");
+        if (n < 1) c.fail_at(at, fmt::format("a tiler extent must be at least 1, not {}", n));
+        parts.push_back(algebra::Tiler::of(algebra::CuteLayout::leaf(algebra::Int{n, is_static}, algebra::Int{1, true})));
+      } else {
+        parts.push_back(layout_item(c));
+      }
+    }
+  } while (c.consume(","));
+  c.expect("]", "or ',' in the tiler");
+  return algebra::Tiler::tuple(std::move(parts));
+}
+
+algebra::Tiler parse_tiler(std::shared_ptr<const SourceText> src, ParseLimits limits) {
+  Cursor c(std::move(src), limits);
+  if (c.at_end()) c.fail_at(c.pos(), "expected a tiler ([T0, T1, ...] or a layout), found an empty text");
+  algebra::Tiler t = parse_tiler(c);
+  if (!c.at_end()) c.fail_expected("the end of the tiler");
+  return t;
+}
+
+}  // namespace lp

@@ -1,0 +1,20 @@
+#pragma once
+// CuTe tilers as written: `[T0, T1, ...]` whose items are layouts in CuTe's print format or C++
+// spelling, extents (`8` or `_8`, which CuTe reads as `8:_1`), `_` (keep the mode) and nested
+// tuples; or a single layout. The divides, products and by-mode compositions take them.
+#include <memory>
+
+#include "analyzer/algebra/Algorithms.h"
+#include "analyzer/parse/Cursor.h"
+
+namespace lp {
+
+/// Reads one tiler at the cursor and leaves the cursor after it. Malformed text, a layout the
+/// algebra cannot hold (a swizzle, a replica) and nesting deeper than the limit are diagnostics
+/// located in the text.
+algebra::Tiler parse_tiler(Cursor& c);
+
+/// Parses all of `src` as one tiler. Throws DiagnosticError on any malformed input.
+algebra::Tiler parse_tiler(std::shared_ptr<const SourceText> src, ParseLimits limits = {});
+
+}  // namespace lp

@@ -1,0 +1,107 @@
+#include "rules/AlgebraSteps.h"
+
+#include <fmt/format.h>
+
+#include <functional>
+
+#include "solver/Result.h"
+
+namespace lp::rules {
+
+namespace {
+
+using Value = std::variant<Layout, algebra::Tiler>;
+
+algebra::Tiler as_tiler(const Value& v) {
+  if (auto* t = std::get_if<algebra::Tiler>(&v)) return *t;
+  return algebra::Tiler::of(algebra::from_ir(std::get<Layout>(v)));
+}
+
+algebra::Operand as_compose_operand(const Value& v) {
+  if (auto* t = std::get_if<algebra::Tiler>(&v)) return *t;
+  return std::get<Layout>(v);
+}
+
+}  // namespace
+
+AlgebraSteps::AlgebraSteps(const annotate::ParseResult& file, const BufferGraph& graph) {
+  // An operand as the algebra takes it. A step without a result gives the reason as a string;
+  // absent: a name whose declaration failed (the parser reported it).
+  using Resolved = std::variant<Value, std::string>;
+  auto resolve = [&](const annotate::Operand& o) -> std::optional<Resolved> {
+    if (auto* l = std::get_if<annotate::LayoutExpr>(&o)) return Value{l->parsed.layout};
+    if (auto* t = std::get_if<annotate::TilerExpr>(&o)) return Value{t->tiler};
+    const std::string& name = std::get<annotate::Name>(o).text;
+    if (const AlgebraStep* s = step(name)) {
+      if (s->result) return Value{*s->result};
+      return fmt::format("'{}' has no layout: {}", name, s->result_missing);
+    }
+    if (auto named = graph.layout_of(name)) return Value{named->layout};
+    return std::nullopt;
+  };
+  // The operands' values, or the first operand's reason for having none.
+  auto values = [](const Resolved& a, const Resolved& b) -> std::variant<std::pair<Value, Value>, std::string> {
+    if (auto* why = std::get_if<std::string>(&a)) return *why;
+    if (auto* why = std::get_if<std::string>(&b)) return *why;
+    return std::pair{std::get<Value>(a), std::get<Value>(b)};
+  };
+  static const algebra::DivideKind kKinds[] = {algebra::DivideKind::Logical, algebra::DivideKind::Zipped,
+                                               algebra::DivideKind::Tiled, algebra::DivideKind::Flat};
+  for (const annotate::Statement& s : file.statements) {
+    AlgebraStep st;
+    st.stmt = &s;
+    const Stopwatch clock;
+    std::function<algebra::Outcome(const Value&, const Value&)> op;
+    std::optional<Resolved> a, b;
+    if (auto* c = std::get_if<annotate::ComposeDecl>(&s.body)) {
+      a = resolve(c->a), b = resolve(c->b);
+      st.name = &c->name;
+      st.what = fmt::format("'{}' = A o B", c->name.text);
+      op = [](const Value& x, const Value& y) { return algebra::op_compose(as_compose_operand(x), as_compose_operand(y)); };
+    } else if (auto* d = std::get_if<annotate::DivideDecl>(&s.body)) {
+      a = resolve(d->a), b = resolve(d->tiler);
+      st.name = &d->name;
+      st.what = fmt::format("'{}' = {}(A, T)", d->name.text, annotate::divide_name(d->kind));
+      const algebra::DivideKind kind = kKinds[static_cast<int>(d->kind)];
+      op = [kind](const Value& x, const Value& t) {
+        // The parser admits a tiler only as T; a name always stands for a layout.
+        return algebra::op_divide(kind, std::get<Layout>(x), as_tiler(t));
+      };
+    } else {
+      continue;
+    }
+    if (!a || !b) continue;
+    auto operands = values(*a, *b);
+    if (auto* why = std::get_if<std::string>(&operands)) {
+      st.error = *why;
+    } else {
+      try {
+        const auto& [x, y] = std::get<std::pair<Value, Value>>(operands);
+        st.outcome = op(x, y);
+      } catch (const std::exception& e) {  // operands CuTe rejects outright (AlgebraError, LayoutError)
+        st.error = e.what();
+      }
+    }
+    if (st.outcome && st.outcome->composed) {
+      st.result = *st.outcome->composed;
+    } else if (st.outcome && st.outcome->layout) {
+      try {
+        st.result = algebra::to_ir(*st.outcome->layout);
+      } catch (const std::exception& e) {
+        st.result_missing = fmt::format("the IR cannot hold CuTe's result {}: {}", st.outcome->text.value_or(""), e.what());
+      }
+    } else {
+      st.result_missing = st.outcome ? "CuTe computes no layout for it" : "the operation cannot be performed: " + st.error;
+    }
+    st.time_ms = clock.elapsed_ms();
+    by_name_[st.name->text] = steps_.size();
+    steps_.push_back(std::move(st));
+  }
+}
+
+const AlgebraStep* AlgebraSteps::step(const std::string& name) const {
+  auto it = by_name_.find(name);
+  return it == by_name_.end() ? nullptr : &steps_[it->second];
+}
+
+}  // namespace lp::rules
