@@ -82,6 +82,10 @@ Config parse_config(std::string text, const std::string& path) {
         auto n = v.value<int64_t>();
         if (!n || *n < 1 || *n > 3600000) throw ConfigError(where(v, "solver.timeout-ms") + " must be an integer in [1, 3600000]");
         c.limits.timeout_ms = static_cast<unsigned>(*n);
+      } else if (sec == "solver" && key == "memory-mb") {
+        auto n = v.value<int64_t>();
+        if (!n || *n < 16 || *n > 1048576) throw ConfigError(where(v, "solver.memory-mb") + " must be an integer in [16, 1048576]");
+        c.limits.memory_mb = static_cast<unsigned>(*n);
       } else {
         throw ConfigError(where(v, sec + "." + key) + " is not a known setting");
       }

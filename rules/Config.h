@@ -6,6 +6,7 @@
 //   [solver]
 //   engine = "auto"                # auto | z3 | enum | f2
 //   timeout-ms = 20000
+//   memory-mb = 2048               # Z3's memory cap (process-wide); past it a query is unknown
 //   [gate]
 //   unknown = "error"              # severity of undecided proofs; "off" ignores them
 //   time-budget-s = 600            # the whole run (also `check --time-budget`); then unknowns

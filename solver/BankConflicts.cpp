@@ -350,7 +350,8 @@ Encoded encode(z3::context& ctx, const SmemAccess& a, const Z3Layout& enc) {
 ConflictResult by_z3(const SmemAccess& a, const SolverLimits& limits) {
   ConflictResult r;
   r.engine = Engine::Z3;
-  z3::context ctx;
+  Z3Context z3_context(limits);
+  z3::context& ctx = z3_context();
   try {
     uint64_t extra = std::max<uint64_t>({static_cast<uint64_t>(a.base_period()), lanes_bound(a.lanes()),
                                          static_cast<uint64_t>(a.arch().max_smem_bytes_per_block),

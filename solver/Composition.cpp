@@ -109,7 +109,8 @@ CompositionResult by_z3(const Layout& a, const Layout& b, const std::optional<La
                         const SolverLimits& limits) {
   CompositionResult res;
   res.engine = Engine::Z3;
-  z3::context ctx;
+  Z3Context z3_context(limits);
+  z3::context& ctx = z3_context();
   try {
     uint64_t extra = static_cast<uint64_t>(std::max(a.size(), b.size()));
     Z3Layout eb(ctx, b, extra, 2);

@@ -157,7 +157,8 @@ uint64_t target_magnitude(const Target& t) {
 CoverageResult by_z3(const Layout& l, const Target& t, const SolverLimits& limits, const Parametric* params) {
   CoverageResult r;
   r.engine = Engine::Z3;
-  z3::context ctx;
+  Z3Context z3_context(limits);
+  z3::context& ctx = z3_context();
   try {
     Z3Layout enc(ctx, l, target_magnitude(t), 0, params);
     Z3Instance any = enc.instantiate("x_");
@@ -214,7 +215,8 @@ void revalidate(const Layout& instance, const Parametric* params, const Target& 
         if (same) confirmed = false;
       }
   } else if (inside) {
-    z3::context ctx;
+    Z3Context z3_context(limits);
+    z3::context& ctx = z3_context();
     try {
       Z3Layout enc(ctx, l, target_magnitude(t));
       Z3Instance any = enc.instantiate("x_");

@@ -2,8 +2,21 @@
 
 namespace lp {
 
-z3::solver make_solver(z3::context& ctx, const SolverLimits& limits) {
+Z3Context::Z3Context(const SolverLimits& limits) {
   z3::set_param("memory_max_size", static_cast<int>(limits.memory_mb));
+  Z3_config cfg = Z3_mk_config();
+  raw_ = Z3_mk_context_rc(cfg);
+  Z3_del_config(cfg);
+  if (!raw_) throw z3::exception("out of memory: Z3 could not create a context under its memory cap");
+  view_.emplace(raw_);
+}
+
+Z3Context::~Z3Context() {
+  view_.reset();
+  Z3_del_context(raw_);
+}
+
+z3::solver make_solver(z3::context& ctx, const SolverLimits& limits) {
   z3::solver s(ctx);
   z3::params p(ctx);
   p.set("timeout", limits.z3_timeout_ms());

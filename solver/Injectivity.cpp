@@ -171,7 +171,8 @@ InjectivityResult by_f2(const Layout& l) {
 InjectivityResult by_z3(const Layout& l, const SolverLimits& limits, const Parametric* params) {
   InjectivityResult r;
   r.engine = Engine::Z3;
-  z3::context ctx;
+  Z3Context z3_context(limits);
+  z3::context& ctx = z3_context();
   try {
     Z3Layout enc(ctx, l, 0, 0, params);
     Z3Instance a = enc.instantiate("a_"), b = enc.instantiate("b_");

@@ -153,6 +153,16 @@ TEST_CASE("limits: time-budget-s in the config and --time-budget on the command 
   CHECK(bad.exit_code == 2);
 }
 
+TEST_CASE("limits: [solver] memory-mb sets Z3's memory cap; out-of-range values are configuration errors",
+          "[checker][limits]") {
+  CHECK(lp::rules::parse_config("[solver]\nmemory-mb = 512\n", "c.toml").limits.memory_mb == 512);
+  CHECK(lp::rules::parse_config("", "c.toml").limits.memory_mb == 2048);
+  for (const char* bad : {"[solver]\nmemory-mb = 8\n", "[solver]\nmemory-mb = \"1G\"\n", "[solver]\nmemory-mb = 9999999\n"}) {
+    INFO(bad);
+    CHECK_THROWS_AS(lp::rules::parse_config(bad, "c.toml"), lp::rules::ConfigError);
+  }
+}
+
 TEST_CASE("limits: a cache entry written by someone else cannot point outside the file", "[checker][limits][cache]") {
   lp::test::TempTree t;
   t.write("src/a.lp", kBug);

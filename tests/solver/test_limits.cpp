@@ -100,3 +100,24 @@ TEST_CASE("limits: Z3's per-query timeout gives unknown, never proven, on a quer
   CHECK(r.verdict != lp::Verdict::Refuted);
   if (r.verdict == lp::Verdict::Unknown) CHECK_FALSE(r.reason.empty());
 }
+
+TEST_CASE("limits: past Z3's memory cap a query is unknown, never a crash, and the next query still decides",
+          "[solver][limits]") {
+  // (128,130):(131,1) is injective (131 > 129): an independent fact, by hand.
+  const lp::Layout l = lp::parse_layout_text("(_128,_130):(_131,_1)").layout;
+  lp::SolverLimits starved;
+  starved.memory_mb = 1;  // below what one Z3 context needs
+  for (int i = 0; i < 3; ++i) {  // the cap also holds for the contexts after the first
+    auto r = lp::prove_injective(l, lp::Engine::Z3, starved);
+    INFO(r.reason);
+    CHECK(r.verdict == lp::Verdict::Unknown);
+    CHECK(r.reason.find("Z3 gave up: ") == 0);
+    CHECK(r.reason.find("memory") != std::string::npos);
+  }
+  auto cov = lp::prove_covers(lp::parse_layout_text("S[(32,4):(1@TLane,1@TCol)]").layout,
+                              {{lp::Axis::named("TLane"), 0, 31}}, lp::Engine::Z3, starved);
+  CHECK(cov.verdict == lp::Verdict::Unknown);
+  auto ok = lp::prove_injective(l, lp::Engine::Z3, lp::SolverLimits{});
+  INFO(ok.reason);
+  CHECK(ok.verdict == lp::Verdict::Proven);
+}
