@@ -58,6 +58,14 @@ int64_t swizzle_byte_address(SmemSwizzle mode, int64_t byte_address) {
   return byte_address ^ (((byte_address >> 7) & mask) << 4);
 }
 
+int64_t tma_box_byte_offset(const TmaBox& box, const std::vector<int64_t>& coord) {
+  int64_t row = 0;  // the outer coordinates, flattened innermost first
+  for (size_t d = box.box_dims.size(); d-- > 1;) row = row * box.box_dims[d] + coord[d];
+  const int64_t span = swizzle_span_bytes(box.swizzle);
+  const int64_t pitch = span ? span : box.box_dims[0] * box.element_bytes;
+  return swizzle_byte_address(box.swizzle, row * pitch + coord[0] * box.element_bytes);
+}
+
 TmaBoxCheck check_tma_box(const TmaBox& box) {
   TmaBoxCheck check;
   auto fail = [&](std::string why) { check.violations.push_back(std::move(why)); };

@@ -54,6 +54,15 @@ struct TmaBoxCheck {
 /// a multiple of 16 and (swizzled) at most the swizzle span; smem address 128-byte aligned.
 TmaBoxCheck check_tma_box(const TmaBox& box);
 
+/// Where a tiled TMA puts the box element at `coord` (innermost first), as a byte offset from a
+/// destination aligned to the swizzle period: the box's rows (every coordinate but the innermost,
+/// flattened) follow each other every swizzle span, or densely (inner extent x element bytes
+/// apart) without a swizzle, and the mode's swizzle then acts on the address. A swizzled row
+/// narrower than the span is padded to it. Measured on an H100 for every mode and inner width
+/// (scripts/gpu/tma_probe.cu, docs/hardware.md). Precondition: check_tma_box(box).ok() and
+/// 0 <= coord[d] < box_dims[d].
+int64_t tma_box_byte_offset(const TmaBox& box, const std::vector<int64_t>& coord);
+
 /// wgmma (sm_90) descriptor layout field, bits 63-62: none 0, 128B 1, 64B 2, 32B 3.
 uint64_t wgmma_layout_field(SmemSwizzle mode);
 SmemSwizzle wgmma_swizzle_from_field(uint64_t field);  ///< throws HwError outside 0..3

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <tuple>
+
 #include "analyzer/ir/Checked.h"
 #include "hw/ElementType.h"
 
@@ -12,6 +14,23 @@ int dtype_bits(const std::string& name) {
   std::optional<int> bits = hw::element_bits(name);
   if (!bits) throw AccessError(fmt::format("unknown dtype '{}'; expected one of {}", name, fmt::join(hw::element_type_names(), ", ")));
   return *bits;
+}
+
+std::pair<Layout, std::optional<Stage>> split_byte_swizzle(const Layout& smem, int element_bits) {
+  // A trailing byte swizzle acts on absolute addresses; anything after it has no place to go.
+  const auto& stages = smem.stages();
+  for (size_t s = 0; s < stages.size(); ++s)
+    if (stages[s].kind == Stage::Kind::ByteSwizzle) {
+      if (s + 1 != stages.size())
+        throw AccessError("a byte-address swizzle followed by further stages cannot be placed in shared memory");
+      if (stages[s].element_bits != element_bits)
+        throw AccessError(fmt::format("the layout's smem_ptr[{}b] does not match the {}-bit dtype", stages[s].element_bits,
+                                      element_bits));
+      LayoutParts p = smem.parts();
+      p.stages.pop_back();
+      return {Layout::make(std::move(p)), stages[s]};
+    }
+  return {smem, std::nullopt};
 }
 
 SmemAccess::SmemAccess(Layout smem, int element_bits, Layout lanes, const hw::SmemInstr& instr, const hw::Arch& arch,
@@ -29,22 +48,12 @@ SmemAccess::SmemAccess(Layout smem, int element_bits, Layout lanes, const hw::Sm
     throw AccessError(fmt::format("{}-bit elements: the bank model works on whole bytes", element_bits_));
   if (base_align_ < 16 || (base_align_ & (base_align_ - 1)))
     throw AccessError(fmt::format("base alignment {} must be a power of two >= 16 bytes", base_align_));
-  // A trailing byte swizzle acts on absolute addresses; anything after it has no place to go.
-  const auto& stages = smem_.stages();
-  for (size_t s = 0; s < stages.size(); ++s)
-    if (stages[s].kind == Stage::Kind::ByteSwizzle) {
-      if (s + 1 != stages.size())
-        throw AccessError("a byte-address swizzle followed by further stages cannot be placed in shared memory");
-      if (stages[s].element_bits != element_bits_)
-        throw AccessError(fmt::format("the layout's smem_ptr[{}b] does not match the {}-bit dtype", stages[s].element_bits,
-                                      element_bits_));
-      absolute_swizzle_ = stages[s];
-      LayoutParts p = smem_.parts();
-      p.stages.pop_back();
-      element_part_ = Layout::make(std::move(p));
-      int top = 64 - __builtin_clzll(static_cast<uint64_t>(stages[s].swizzle.source_mask() | stages[s].swizzle.dest_mask() | 1));
-      base_period_ = std::max<int64_t>(base_period_, int64_t{1} << top);
-    }
+  std::tie(element_part_, absolute_swizzle_) = split_byte_swizzle(smem_, element_bits_);
+  if (absolute_swizzle_) {
+    const Swizzle& sw = absolute_swizzle_->swizzle;
+    int top = 64 - __builtin_clzll(static_cast<uint64_t>(sw.source_mask() | sw.dest_mask() | 1));
+    base_period_ = std::max<int64_t>(base_period_, int64_t{1} << top);
+  }
   // Top-level dimensions of the smem layout and its contiguous mode.
   const Layout colex = smem_.with_order(IndexOrder::Colex);
   size_t leaf = 0;

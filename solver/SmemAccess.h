@@ -30,6 +30,11 @@ class AccessError : public std::runtime_error {
   explicit AccessError(const std::string& what) : std::runtime_error(what) {}
 };
 
+/// `smem` split at a trailing byte-address swizzle (`Sw<B,M,S> o smem_ptr[Nb] o L`): the layout
+/// of element offsets and that swizzle, which acts on byte addresses. Throws AccessError when such
+/// a swizzle is followed by further stages or is for elements other than `element_bits` wide.
+std::pair<Layout, std::optional<Stage>> split_byte_swizzle(const Layout& smem, int element_bits);
+
 class SmemAccess {
  public:
   /// Validates the pieces; throws AccessError with a precise reason.

@@ -2,6 +2,9 @@
 // hand-computed descriptor words.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <sstream>
+
 #include "hw/HwError.h"
 #include "hw/TmaSwizzle.h"
 
@@ -108,4 +111,42 @@ TEST_CASE("descriptor offsets and whole descriptor words", "[hw][descriptor]") {
   CHECK(encode_tcgen05_descriptor(d) == 0x4000404000010040ull);
   const MatrixDescriptor shifted{1024 + 256, 16, 1024, SmemSwizzle::B128, false};
   CHECK((encode_wgmma_descriptor(shifted) >> 49 & 7) == 2);
+}
+
+TEST_CASE("TMA box placement is what an H100 measured for every swizzle mode and inner width", "[hw][tma]") {
+  // tests/data/sm90_tma_box_placement.tsv (scripts/gpu/tma_probe.cu): for each 16-bit box, whether
+  // every element landed where the dense model (rows inner-extent bytes apart) or the padded model
+  // (rows a swizzle span apart) puts it, the mode's swizzle then acting on the address.
+  std::ifstream in(LP_TMA_PLACEMENT_TSV);
+  REQUIRE(in);
+  std::string line;
+  int cases = 0, padded_only = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#' || line.rfind("mode", 0) == 0) continue;
+    std::istringstream row(line);
+    std::string mode, dense, padded;
+    int64_t e0 = 0, e1 = 0, row_bytes = 0;
+    row >> mode >> e0 >> e1 >> row_bytes >> dense >> padded;
+    INFO(line);
+    const SmemSwizzle m = mode == "none" ? SmemSwizzle::None
+                          : mode == "32B" ? SmemSwizzle::B32
+                          : mode == "64B" ? SmemSwizzle::B64
+                                          : SmemSwizzle::B128;
+    REQUIRE(swizzle_name(m) == std::string(mode == "none" ? "none" : mode));
+    REQUIRE((dense == "yes" || padded == "yes"));  // the hardware followed one of the two models
+    const int64_t span = int64_t{16} << swizzle_bits(m), pitch = padded == "yes" ? span : row_bytes;
+    padded_only += dense == "no";
+    const TmaBox box{m, 2, {e0, e1}, 0};
+    for (int64_t y = 0; y < e1; ++y)
+      for (int64_t x = 0; x < e0; ++x) {
+        const int64_t measured = m == SmemSwizzle::None ? y * row_bytes + 2 * x : facts_swizzle(swizzle_bits(m), y * pitch + 2 * x);
+        REQUIRE(tma_box_byte_offset(box, {x, y}) == measured);
+      }
+    ++cases;
+  }
+  CHECK(cases == 28);
+  CHECK(padded_only == 12);  // every swizzled box narrower than its span (2 + 4 + 6): rows padded to it
+  // A third dimension continues the rows: (x, y, z) is row y + E1 * z.
+  const TmaBox cube{SmemSwizzle::B128, 2, {64, 8, 2}, 0};
+  CHECK(tma_box_byte_offset(cube, {3, 1, 1}) == facts_swizzle(3, (1 + 8) * 128 + 6));
 }

@@ -184,6 +184,35 @@ TEST_CASE("LP005/LP007/LP008: TMA and descriptor swizzles, base alignment and bo
   CHECK(good.findings.empty());
 }
 
+TEST_CASE("LP008: every element a TMA box writes lands on an element of the buffer's layout", "[rules]") {
+  // Rows padded to 72 f16: the box's second row starts at byte 128 (element 64), which is the
+  // padding after row 0 (row 1 starts at element 72). By hand.
+  CheckRun padded = check_text("smem sA : f16 = (_64,_64):(_72,_1) align 1024\ntma load sA box (64, 64) swizzle none\n");
+  auto f = of_rule(padded, "LP008");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0]->message == "TMA box of 'sA' writes element (0,1) to byte 128, where the layout has no element");
+  CHECK(at(*f[0]) == std::pair<size_t, size_t>{2, 17});
+  CHECK(f[0]->counterexample["coordinate"] == nlohmann::json::array({0, 1}));
+  // A 64B-swizzled box of 16 f16 (32 bytes) pads each row to the 64-byte span (measured on an
+  // H100): into a dense (16,16) tile its second row lands on byte 64, element 32, beyond row 1.
+  CheckRun narrow = check_text("smem sN : f16 = Sw<2,4,3> o smem_ptr[16b](unset) o (_16,_16):(_16,_1) align 512\n"
+                               "tma load sN box (16, 16) swizzle 64B\n");
+  auto n = of_rule(narrow, "LP008");
+  REQUIRE(n.size() == 1);
+  CHECK(n[0]->counterexample["byte"].get<int64_t>() >= 64);
+  // What the hardware writes for the CUTLASS SW128 K-major atom tiled to 64x64 bf16, for a full
+  // box, a half-width box (rows padded to 128 bytes) and a 3-D box of two 32-row slabs.
+  CheckRun good = check_text("smem sB : bf16 = Sw<3,4,3> o smem_ptr[16b](unset) o (_64,_64):(_64,_1) align 1024\n"
+                             "tma load sB box (64, 64) swizzle 128B\n"
+                             "tma load sB box (32, 64) swizzle 128B\n"
+                             "tma load sB box (64, 32, 2) swizzle 128B\n");
+  INFO(all_messages(good));
+  CHECK(good.findings.empty());
+  size_t footprints = 0;
+  for (const auto& o : good.obligations) footprints += o.description == "TMA box of 'sB' lands on the layout's elements" && o.passed;
+  CHECK(footprints == 3);
+}
+
 TEST_CASE("LP005/LP007: tcgen05's 128B swizzle with 32-byte atoms is CuTe's Swizzle<2,5,2>", "[rules]") {
   // CuTe 4.2's UMMA::Layout_MN_SW128_32B_Atom_Bits (mma_traits_sm100.hpp:72), tf32 MN-major.
   const std::string atom = "smem s : tf32 = Sw<2,5,2> o smem_ptr[32b](unset) o (_32,_4):(_1,_32) align ";
