@@ -29,8 +29,6 @@ Notation detect_notation(std::string_view text) {
   return Notation::Cute;
 }
 
-namespace {
-
 bool is_cpp_spelling(std::string_view text) {
   size_t i = text.find_first_not_of(" \t\r\n");
   if (i == std::string_view::npos) return false;
@@ -40,8 +38,6 @@ bool is_cpp_spelling(std::string_view text) {
     if (starts_with_word(t, w)) return true;
   return false;
 }
-
-}  // namespace
 
 ParsedLayout parse_layout(std::shared_ptr<const SourceText> src, std::optional<Notation> notation,
                           ParseLimits limits, const std::vector<ParamSpec>* params) {

@@ -43,5 +43,7 @@ ParsedLayout parse_layout_text(std::string text, std::string name = "<layout>",
 
 /// The notation parse_layout would pick for `text` (from its first tokens).
 Notation detect_notation(std::string_view text);
+/// Whether `text` (after blanks) is CuTe's C++ spelling rather than its print format.
+bool is_cpp_spelling(std::string_view text);
 
 }  // namespace lp

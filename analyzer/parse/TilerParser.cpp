@@ -9,20 +9,6 @@ namespace lp {
 
 namespace {
 
-bool starts_with_word(std::string_view t, std::string_view w) {
-  return t.substr(0, w.size()) == w && (t.size() == w.size() || !is_ident_char(t[w.size()]));
-}
-
-// The text from the cursor on, in CuTe's C++ spelling rather than its print format?
-bool at_cpp_spelling(Cursor& c) {
-  c.skip_ws();
-  std::string_view t = c.text().substr(c.pos());
-  if (t.substr(0, 6) == "cute::") t = t.substr(6);
-  for (std::string_view w : {"composition", "make_layout", "make_composed_layout", "Layout", "ComposedLayout"})
-    if (starts_with_word(t, w)) return true;
-  return false;
-}
-
 // After optional blanks at `p`: the end of a tiler item (`,`, `]` or the end of the text)?
 bool item_ends_at(std::string_view t, size_t p) {
   while (p < t.size() && (t[p] == ' ' || t[p] == '\t' || t[p] == '\r' || t[p] == '\n')) ++p;
@@ -32,7 +18,7 @@ bool item_ends_at(std::string_view t, size_t p) {
 algebra::Tiler layout_item(Cursor& c) {
   c.skip_ws();
   const size_t at = c.pos();
-  Layout l = at_cpp_spelling(c) ? parse_cpp_spelling(c) : parse_cute(c);
+  Layout l = is_cpp_spelling(c.text().substr(at)) ? parse_cpp_spelling(c) : parse_cute(c);
   try {
     return algebra::Tiler::of(algebra::from_ir(l));
   } catch (const std::exception& e) {
