@@ -36,9 +36,7 @@ class AlgebraRule : public Rule {
       sink.obligation(s, s.loc, what + (expected_illegal ? " is illegal, as expected" : " is legal"),
                       out->check.verdict != algebra::Verdict::Unknown && illegal == expected_illegal, step.time_ms);
       if (out->check.verdict == algebra::Verdict::Unknown) {
-        Outcome o;
-        o.reason = out->check.reason;
-        sink.report(s, unknown_finding(s.loc, what + " is legal", o), {expect});
+        sink.report(s, unknown_finding(s.loc, what + " is legal", out->check.reason), {expect});
         continue;
       }
       if (expected_illegal && !illegal) {

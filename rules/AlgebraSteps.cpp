@@ -39,12 +39,6 @@ AlgebraSteps::AlgebraSteps(const annotate::ParseResult& file, const BufferGraph&
     if (auto named = graph.layout_of(name)) return Value{named->layout};
     return std::nullopt;
   };
-  // The operands' values, or the first operand's reason for having none.
-  auto values = [](const Resolved& a, const Resolved& b) -> std::variant<std::pair<Value, Value>, std::string> {
-    if (auto* why = std::get_if<std::string>(&a)) return *why;
-    if (auto* why = std::get_if<std::string>(&b)) return *why;
-    return std::pair{std::get<Value>(a), std::get<Value>(b)};
-  };
   static const algebra::DivideKind kKinds[] = {algebra::DivideKind::Logical, algebra::DivideKind::Zipped,
                                                algebra::DivideKind::Tiled, algebra::DivideKind::Flat};
   for (const annotate::Statement& s : file.statements) {
@@ -71,13 +65,13 @@ AlgebraSteps::AlgebraSteps(const annotate::ParseResult& file, const BufferGraph&
       continue;
     }
     if (!a || !b) continue;
-    auto operands = values(*a, *b);
-    if (auto* why = std::get_if<std::string>(&operands)) {
+    if (auto* why = std::get_if<std::string>(&*a)) {
       st.error = *why;
+    } else if (auto* why_b = std::get_if<std::string>(&*b)) {
+      st.error = *why_b;
     } else {
       try {
-        const auto& [x, y] = std::get<std::pair<Value, Value>>(operands);
-        st.outcome = op(x, y);
+        st.outcome = op(std::get<Value>(*a), std::get<Value>(*b));
       } catch (const std::exception& e) {  // operands CuTe rejects outright (AlgebraError, LayoutError)
         st.error = e.what();
       }

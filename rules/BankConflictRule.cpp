@@ -40,10 +40,11 @@ class BankConflictRule : public Rule {
         if (e.kind == annotate::ExpectKind::Wavefronts) bound = e.max_wavefronts->value;
       }
       if (!buf->layout->parsed.param_uses.empty() || !acc->lanes.parsed.param_uses.empty()) {
-        Outcome o;
-        o.reason = "bank-conflict proofs over symbolic parameters are not supported; instantiate the parameters";
         sink.obligation(s, s.loc, what + " is conflict-free", false, 0);
-        sink.report(s, unknown_finding(s.loc, what + " is conflict-free", o), {expect});
+        sink.report(s,
+                    unknown_finding(s.loc, what + " is conflict-free",
+                                    "bank-conflict proofs over symbolic parameters are not supported; instantiate the parameters"),
+                    {expect});
         continue;
       }
       const hw::Arch& arch = acc->arch ? *acc->arch : hw::arch_by_name("sm_90");

@@ -26,15 +26,13 @@ class CoverageRule : public Rule {
     for (const annotate::Statement& s : ctx.file.statements) {
       auto* e = std::get_if<annotate::ExpectStmt>(&s.body);
       if (!e || e->kind != annotate::ExpectKind::Covers) continue;
-      auto named = layout_of(ctx, e->subject.text);
-      const AlgebraStep* step = ctx.algebra.step(e->subject.text);
-      if (!named && step) {
-        Outcome o;
-        o.reason = step->result_missing;
-        sink.report(s, unknown_finding(e->subject.loc, fmt::format("'{}' covers its target", e->subject.text), o));
+      std::string missing;
+      auto named = layout_of(ctx, e->subject.text, &missing);
+      if (!named) {
+        if (!missing.empty())
+          sink.report(s, unknown_finding(e->subject.loc, fmt::format("'{}' covers its target", e->subject.text), missing));
         continue;
       }
-      if (!named) continue;
       std::vector<AxisRange> ranges;
       std::string target;
       for (const annotate::AxisRangeExpr& r : e->ranges) {

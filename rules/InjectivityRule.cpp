@@ -32,7 +32,8 @@ class InjectivityRule : public Rule {
 
   void check(const FileContext& ctx, FindingSink& sink) const override {
     for (const annotate::Statement& s : ctx.file.statements) {
-      std::string name;
+      std::string name, missing;
+      SourceLoc subject;  // where an expectation names it
       if (auto* b = std::get_if<annotate::BufferDecl>(&s.body)) {
         if (b->space == annotate::Space::Global) continue;
         name = b->name.text;
@@ -42,18 +43,15 @@ class InjectivityRule : public Rule {
         const annotate::BufferDecl* b = ctx.graph.buffer(e->subject.text);
         if (b && b->space != annotate::Space::Global) continue;
         name = e->subject.text;
-        const AlgebraStep* step = ctx.algebra.step(name);
-        if (step && !step->result) {
-          Outcome o;
-          o.reason = step->result_missing;
-          sink.report(s, unknown_finding(e->subject.loc, fmt::format("'{}' is injective", name), o));
-          continue;
-        }
+        subject = e->subject.loc;
       } else {
         continue;
       }
-      auto named = layout_of(ctx, name);
-      if (!named) continue;
+      auto named = layout_of(ctx, name, &missing);
+      if (!named) {
+        if (!missing.empty()) sink.report(s, unknown_finding(subject, fmt::format("'{}' is injective", name), missing));
+        continue;
+      }
       auto r = prove_injective(named->layout, ctx.config.engine, ctx.config.limits, &named->params);
       sink.obligation(s, named->loc, fmt::format("{} is injective", name), r.verdict == Verdict::Proven, r.time_ms);
       if (r.verdict == Verdict::Unknown) {

@@ -27,10 +27,14 @@ struct FileContext {
 };
 
 /// The layout `name` stands for: a buffer's declared layout, or the layout a compose/divide
-/// computes. Absent for neither; `ctx.algebra.step(name)->result_missing` then may say why.
-inline std::optional<NamedLayout> layout_of(const FileContext& ctx, const std::string& name) {
+/// computes. Absent for neither; for a compose/divide without a result, `missing` (when given)
+/// then says why.
+inline std::optional<NamedLayout> layout_of(const FileContext& ctx, const std::string& name, std::string* missing = nullptr) {
   if (auto named = ctx.graph.layout_of(name)) return named;
-  if (const AlgebraStep* s = ctx.algebra.step(name); s && s->result) return NamedLayout{*s->result, {}, s->stmt->loc};
+  if (const AlgebraStep* s = ctx.algebra.step(name)) {
+    if (s->result) return NamedLayout{*s->result, {}, s->stmt->loc};
+    if (missing) *missing = s->result_missing;
+  }
   return std::nullopt;
 }
 

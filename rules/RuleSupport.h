@@ -28,10 +28,14 @@ inline std::string join(const std::vector<int64_t>& v, const char* sep = ",") {
 }
 
 /// An undecided proof: reported as unknown (the gate fails on it unless configured otherwise).
-inline report::Finding unknown_finding(SourceLoc loc, const std::string& what, const Outcome& o) {
-  report::Finding f = finding(std::move(loc), fmt::format("could not decide whether {}: {}", what, o.reason));
+inline report::Finding unknown_finding(SourceLoc loc, const std::string& what, const std::string& reason) {
+  report::Finding f = finding(std::move(loc), fmt::format("could not decide whether {}: {}", what, reason));
   f.kind = report::FindingKind::Unknown;
   return f;
+}
+
+inline report::Finding unknown_finding(SourceLoc loc, const std::string& what, const Outcome& o) {
+  return unknown_finding(std::move(loc), what, o.reason);
 }
 
 }  // namespace lp::rules

@@ -2,7 +2,7 @@
 // elements, an inner extent that is a multiple of 16 bytes and, when swizzled, no wider than the
 // swizzle span; and every element the box writes lands on an element of the buffer's layout.
 // docs/rules/LP008.md
-#include <unordered_map>
+#include <unordered_set>
 
 #include "analyzer/ir/Checked.h"
 #include "rules/Rule.h"
@@ -21,19 +21,19 @@ struct Stray {
   int64_t byte = 0;
 };
 
-std::optional<Stray> first_stray(const hw::TmaBox& box, const Layout& layout, int element_bits,
-                                 std::unordered_map<int64_t, int64_t>& owner) {
+std::optional<Stray> first_stray(const hw::TmaBox& box, const Layout& layout, int element_bits) {
   auto [elements, byte_swizzle] = split_byte_swizzle(layout, element_bits);
   const int64_t bytes = element_bits / 8;
+  std::unordered_set<int64_t> starts;  // the byte where each element of the layout starts
   for (int64_t i = 0; i < layout.size(); ++i) {
     int64_t b = checked_mul(elements.offset_at(i), bytes, "byte offset");
     if (byte_swizzle) b = byte_swizzle->swizzle.apply(b);
-    owner.emplace(b, i);
+    starts.insert(b);
   }
   std::vector<int64_t> coord(box.box_dims.size(), 0);
   while (true) {
     const int64_t b = hw::tma_box_byte_offset(box, coord);
-    if (!owner.count(b)) return Stray{coord, b};
+    if (!starts.count(b)) return Stray{coord, b};
     size_t d = 0;
     for (; d < coord.size() && ++coord[d] == box.box_dims[d]; ++d) coord[d] = 0;
     if (d == coord.size()) return std::nullopt;
@@ -89,21 +89,17 @@ class TmaBoxRule : public Rule {
     for (int64_t e : box.box_dims) box_elements *= e;  // at most 256^5: no overflow
     const std::string what = fmt::format("TMA box of '{}' lands on the layout's elements", t.buffer.text);
     if (layout.size() > ctx.config.limits.max_enumeration) {
-      Outcome o;
-      o.reason = fmt::format("'{}' has {} elements, more than the {} an enumeration visits", t.buffer.text, layout.size(),
-                             ctx.config.limits.max_enumeration);
-      sink.report(s, unknown_finding(t.box_loc, what, o));
+      sink.report(s, unknown_finding(t.box_loc, what,
+                                     fmt::format("'{}' has {} elements, more than the {} an enumeration visits",
+                                                 t.buffer.text, layout.size(), ctx.config.limits.max_enumeration)));
       return;
     }
     const Stopwatch clock;
-    std::unordered_map<int64_t, int64_t> owner;
     std::optional<Stray> stray;
     try {
-      stray = first_stray(box, layout, buf.dtype->bits, owner);
+      stray = first_stray(box, layout, buf.dtype->bits);
     } catch (const std::exception& e) {  // an overflow or a misplaced byte swizzle of the layout
-      Outcome o;
-      o.reason = e.what();
-      sink.report(s, unknown_finding(t.box_loc, what, o));
+      sink.report(s, unknown_finding(t.box_loc, what, e.what()));
       return;
     }
     sink.obligation(s, t.box_loc, what, !stray, clock.elapsed_ms());

@@ -45,20 +45,19 @@ Result timed_decision(Engine engine, const SolverLimits& limits, Decide&& decide
     r.reason = kTimeBudgetReason;
     return r;
   }
+  auto undecided = [&](std::string reason) {
+    r = Result{};
+    r.engine = engine;
+    r.reason = std::move(reason);
+  };
   try {
     r = decide();
   } catch (const OverflowError& e) {
-    r = Result{};
-    r.engine = engine;
-    r.reason = std::string("evaluation overflowed: ") + e.what();
+    undecided(std::string("evaluation overflowed: ") + e.what());
   } catch (const LayoutError& e) {
-    r = Result{};
-    r.engine = engine;
-    r.reason = e.what();
+    undecided(e.what());
   } catch (const z3::exception& e) {
-    r = Result{};
-    r.engine = engine;
-    r.reason = std::string("Z3 gave up: ") + e.msg();
+    undecided(std::string("Z3 gave up: ") + e.msg());
   }
   r.time_ms = clock.elapsed_ms();
   return r;
