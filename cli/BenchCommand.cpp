@@ -51,14 +51,7 @@ class BenchCommand : public Command {
     } else {
       r = bench::run_bench(opt_);
     }
-    const std::string text = json_ ? r.dump(2) + "\n" : bench::render_tables(r);
-    if (output_.empty()) {
-      std::cout << text;
-    } else {
-      std::ofstream out(output_, std::ios::binary);
-      out << text;
-      if (!out) throw InputError("cannot write the benchmark to " + output_);
-    }
+    write_output(json_ ? r.dump(2) + "\n" : bench::render_tables(r), output_, "benchmark");
     if (!r["disagreements"].empty()) {
       std::cerr << "error: engines disagree on " << r["disagreements"].size() << " queries (a soundness bug)\n";
       return kFindings;

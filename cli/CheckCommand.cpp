@@ -5,7 +5,6 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include "cli/Command.h"
@@ -84,13 +83,7 @@ class CheckCommand : public Command {
         throw InputError(e.what());
       }
     }
-    if (output_.empty()) {
-      std::cout << text;
-    } else {
-      std::ofstream out(output_, std::ios::binary);
-      out << text;
-      if (!out) throw InputError("cannot write the report to " + output_);
-    }
+    write_output(text, output_, "report");
     const Severity threshold = fail_on_ == "error" ? Severity::Error : fail_on_ == "note" ? Severity::Note : Severity::Warning;
     for (const report::Finding& f : run.findings)
       if (f.severity >= threshold) return kFindings;

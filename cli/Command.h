@@ -41,6 +41,10 @@ class InputError : public std::runtime_error {
 /// The comma-separated items of an option value, empty items kept ("a,,b" has three).
 std::vector<std::string> split_commas(const std::string& text);
 
+/// Writes `text` to the file `path`, or to standard output when `path` is empty; InputError
+/// ("cannot write the WHAT to PATH") when the file cannot be written.
+void write_output(const std::string& text, const std::string& path, const std::string& what);
+
 /// A whole decimal integer, or InputError naming `what`.
 int64_t parse_int_option(const std::string& text, const std::string& what);
 

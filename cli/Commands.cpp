@@ -1,5 +1,8 @@
 #include "cli/Command.h"
 
+#include <fstream>
+#include <iostream>
+
 namespace lp::cli {
 
 std::unique_ptr<Command> make_eval_command();
@@ -22,6 +25,16 @@ std::vector<std::string> split_commas(const std::string& text) {
     if (comma == std::string::npos) return items;
     start = comma + 1;
   }
+}
+
+void write_output(const std::string& text, const std::string& path, const std::string& what) {
+  if (path.empty()) {
+    std::cout << text;
+    return;
+  }
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) throw InputError("cannot write the " + what + " to " + path);
 }
 
 int64_t parse_int_option(const std::string& text, const std::string& what) {
