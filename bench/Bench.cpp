@@ -37,6 +37,9 @@ double peak_rss_mb() {
   return static_cast<double>(ru.ru_maxrss) / 1024.0;  // Linux: kilobytes
 }
 
+// A query (or engine) above this is run once; below it, repeated for its time.
+constexpr double kSlowMs = 200;
+
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
@@ -245,9 +248,9 @@ std::vector<BenchQuery> scaling_queries(int64_t max_tile, int param_max_log2) {
   return out;
 }
 
-std::vector<EngineRun> run_engines(const BenchQuery& q, const BenchOptions& opt, bool isolate) {
+std::vector<EngineRun> run_engines(const BenchQuery& q, const BenchOptions& opt) {
   constexpr Engine kEngines[] = {Engine::F2, Engine::Enum, Engine::Z3, Engine::Auto};
-  constexpr double kSlowMs = 200;
+  const bool isolate = opt.isolate;
   SolverLimits limits;
   limits.timeout_ms = opt.z3_timeout_ms;
   // Pass 1: each engine once, in its own child: its verdict, its time and its own peak RSS.
@@ -289,7 +292,7 @@ std::vector<EngineRun> run_engines(const BenchQuery& q, const BenchOptions& opt,
   for (size_t i = 0; i < out.size(); ++i)
     if (out[i].runs == 1 && out[i].time_ms <= kSlowMs) fast.push_back(i);
   if (fast.empty()) return out;
-  auto [j, rss] = isolated(
+  const json j = isolated(
       [&]() -> json {
         std::vector<std::vector<double>> times(fast.size());
         const int min_rounds = std::max({1, opt.repeats, static_cast<int>(fast.size())});
@@ -308,8 +311,7 @@ std::vector<EngineRun> run_engines(const BenchQuery& q, const BenchOptions& opt,
         }
         return json{{"times", times}};
       },
-      isolate);
-  (void)rss;
+      isolate).first;
   if (j.contains("error")) return out;  // pass 1's single times stand
   for (size_t k = 0; k < fast.size(); ++k) {
     std::vector<double> times = j["times"][k];
@@ -405,7 +407,7 @@ json run_bench(const BenchOptions& opt) {
       Stopwatch clock;
       rq.run(Engine::Auto, SolverLimits{});
       t.push_back(clock.elapsed_ms());
-      if (t.back() > 200) break;
+      if (t.back() > kSlowMs) break;
     }
     const double proof_ms = median(t);
     by_property[property_name(rq.property)].push_back(proof_ms);
@@ -449,7 +451,7 @@ json run_bench(const BenchOptions& opt) {
   for (size_t i = 0; i < queries.size(); ++i) {
     const BenchQuery& q = queries[i];
     say(fmt::format("[{}/{}] {} {} {} {}", i + 1, queries.size(), q.source, q.property, q.family, q.size));
-    auto runs = run_engines(q, opt, opt.isolate);
+    auto runs = run_engines(q, opt);
     json c = compare_runs(q, runs);
     for (const EngineRun& r : runs) peak_query_rss = std::max(peak_query_rss, r.peak_rss_mb);
     if (!c["agree"].get<bool>()) disagreements.push_back(c);

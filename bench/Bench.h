@@ -57,9 +57,9 @@ struct BenchQuery {
   std::function<Rerun(Engine, const SolverLimits&)> run;
 };
 
-/// Runs every engine on `q`: once each (verdict; with `isolate` in its own child, so that its peak
-/// RSS is its own), then the engines under 200 ms again in interleaved rounds for their times.
-std::vector<EngineRun> run_engines(const BenchQuery& q, const BenchOptions& opt, bool isolate);
+/// Runs every engine on `q`: once each (verdict; with `opt.isolate` in its own child, so that its
+/// peak RSS is its own), then the engines under 200 ms again in interleaved rounds for their times.
+std::vector<EngineRun> run_engines(const BenchQuery& q, const BenchOptions& opt);
 
 /// The comparison of one query's runs: the fastest deciding engine, auto / fastest, and whether
 /// the engines that decided agree (verdict, and detail where neither saw an access error).
