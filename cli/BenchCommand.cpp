@@ -15,6 +15,7 @@ namespace {
 
 class BenchCommand : public Command {
  public:
+  bool sets_own_budget() const override { return true; }
   CLI::App* setup(CLI::App& app) override {
     auto* sub = app.add_subcommand("bench", "Measure the corpus check, proof times, scaling and the engines (docs/performance.md)");
     sub->add_option("paths", paths_, "Corpus files and directories (default: corpus/)");
@@ -42,12 +43,7 @@ class BenchCommand : public Command {
     if (!quiet_) opt_.progress = [](const std::string& s) { std::cerr << "bench: " << s << "\n"; };
     bench::json r;
     if (!from_json_.empty()) {
-      std::ifstream in(from_json_);
-      try {
-        r = bench::json::parse(in);
-      } catch (const std::exception& e) {
-        throw InputError(from_json_ + ": not a benchmark result: " + e.what());
-      }
+      r = read_json_input(from_json_);
     } else {
       r = bench::run_bench(opt_);
     }

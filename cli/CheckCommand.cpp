@@ -27,6 +27,7 @@ std::optional<std::string> default_cache_dir() {
 
 class CheckCommand : public Command {
  public:
+  bool sets_own_budget() const override { return true; }
   CLI::App* setup(CLI::App& app) override {
     auto* sub = app.add_subcommand("check", "Check every layout annotation in files and directories (the CI gate)");
     sub->add_option("paths", paths_, "Files and directories to check")->required();
@@ -44,6 +45,10 @@ class CheckCommand : public Command {
     sub->add_option("--time-budget", time_budget_,
                     "Seconds for the whole run; proofs not started by then are reported as unknown")
         ->check(CLI::Range(0.001, 1e6));
+    sub->add_option("--memory-mb", memory_mb_,
+                    "Memory budget of the run in MiB (the process's resident memory; default [solver] memory-mb, 2048): "
+                    "proofs that would pass it are reported as unknown")
+        ->check(CLI::Range(16, 1048576));
     sub->add_flag("--no-progress", no_progress_, "No progress line, even on a terminal");
     sub->add_option("--fail-on", fail_on_, "Least severity that fails the gate: error, warning (default) or note")
         ->check(CLI::IsMember({"error", "warning", "note"}));
@@ -61,6 +66,7 @@ class CheckCommand : public Command {
     if (!engine_.empty()) opt.config.engine = engine_from_name(engine_);
     opt.jobs = jobs_;
     if (time_budget_) opt.config.time_budget_s = *time_budget_;
+    if (memory_mb_) opt.config.limits.memory_mb = *memory_mb_;
     if (!no_cache_) opt.cache_dir = cache_dir_.empty() ? default_cache_dir() : std::optional<std::string>(cache_dir_);
     const bool tty = !no_progress_ && isatty(STDERR_FILENO);
     if (tty)
@@ -95,6 +101,7 @@ class CheckCommand : public Command {
   std::string format_ = "text", output_, baseline_, write_baseline_, config_path_, engine_, cache_dir_, report_dir_, fail_on_ = "warning";
   unsigned jobs_ = 0;
   std::optional<double> time_budget_;
+  std::optional<unsigned> memory_mb_;
   bool no_cache_ = false, no_progress_ = false;
 };
 

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -22,7 +23,13 @@ class Command {
   virtual CLI::App* setup(CLI::App& app) = 0;
   /// Runs after a successful parse; returns the process exit code.
   virtual int run() = 0;
+  /// Whether the command installs the resource budget of its run itself (`check` takes it from
+  /// its configuration); every other command runs under kDefaultMemoryBudgetMb.
+  virtual bool sets_own_budget() const { return false; }
 };
+
+/// The memory budget of a command that sets none of its own: the default of `[solver] memory-mb`.
+inline constexpr uint64_t kDefaultMemoryBudgetMb = 2048;
 
 std::vector<std::unique_ptr<Command>> make_commands();
 
@@ -44,6 +51,14 @@ std::vector<std::string> split_commas(const std::string& text);
 /// Writes `text` to the file `path`, or to standard output when `path` is empty; InputError
 /// ("cannot write the WHAT to PATH") when the file cannot be written.
 void write_output(const std::string& text, const std::string& path, const std::string& what);
+
+/// The documents the commands read (findings, benchmark results) are refused above this size.
+inline constexpr uint64_t kMaxInputBytes = uint64_t{256} << 20;
+
+/// The whole regular file `path` (at most kMaxInputBytes), or InputError saying why not.
+std::string read_input(const std::string& path);
+/// The JSON document in `path` (at most kMaxInputBytes, kMaxJsonDepth levels), or InputError.
+nlohmann::json read_json_input(const std::string& path);
 
 /// A whole decimal integer, or InputError naming `what`.
 int64_t parse_int_option(const std::string& text, const std::string& what);

@@ -3,6 +3,8 @@
 #include <fstream>
 #include <iostream>
 
+#include "analyzer/support/ReadFile.h"
+
 namespace lp::cli {
 
 std::unique_ptr<Command> make_eval_command();
@@ -35,6 +37,22 @@ void write_output(const std::string& text, const std::string& path, const std::s
   std::ofstream out(path, std::ios::binary);
   out << text;
   if (!out) throw InputError("cannot write the " + what + " to " + path);
+}
+
+std::string read_input(const std::string& path) {
+  try {
+    return read_regular_file(path, kMaxInputBytes);
+  } catch (const FileReadError& e) {
+    throw InputError(e.what());
+  }
+}
+
+nlohmann::json read_json_input(const std::string& path) {
+  try {
+    return parse_json_document(read_regular_file(path, kMaxInputBytes), path);
+  } catch (const FileReadError& e) {
+    throw InputError(e.what());
+  }
 }
 
 int64_t parse_int_option(const std::string& text, const std::string& what) {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace lp::cli {
 
 namespace {
@@ -17,11 +19,16 @@ void place(json& node, const std::vector<uint32_t>& path, size_t depth, int64_t 
   else place(node[k], path, depth + 1, value);
 }
 
+// A nested array holds a zero for every lower index at every level: past this index the object form
+// ({"@1@0": v}, linear in the axes) is written instead, so the output never outgrows the layout's text.
+constexpr uint32_t kMaxNestedIndex = 64;
+
 json point_json(const Layout& l, const Point& p, Notation notation) {
   if (notation != Notation::Tirx && l.is_scalar()) return p[0];
-  bool all_basis = !l.axes().empty();
-  for (const Axis& a : l.axes()) all_basis &= a.is_basis();
-  if (notation != Notation::Tirx && all_basis) {
+  bool nestable = !l.axes().empty();
+  for (const Axis& a : l.axes())
+    nestable &= a.is_basis() && std::all_of(a.path().begin(), a.path().end(), [](uint32_t k) { return k < kMaxNestedIndex; });
+  if (notation != Notation::Tirx && nestable) {
     json arr = json::array();
     for (size_t a = 0; a < p.size(); ++a) place(arr, l.axes()[a].path(), 0, p[a]);
     return arr;

@@ -25,10 +25,7 @@ class ReplayCommand : public Command {
   }
 
   int run() override {
-    std::ifstream in(findings_, std::ios::binary);
-    if (!in) throw InputError("cannot read " + findings_);
-    nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
-    if (doc.is_discarded()) throw InputError(findings_ + " is not JSON");
+    nlohmann::json doc = read_json_input(findings_);
     std::vector<replay::Replay> replays;
     try {
       replays = replay::generate_replays(doc);

@@ -21,12 +21,9 @@ class ReportCommand : public Command {
   }
 
   int run() override {
-    std::ifstream in(findings_, std::ios::binary);
-    if (!in) throw InputError("cannot read " + findings_);
-    std::ostringstream text;
-    text << in.rdbuf();
+    const std::string text = read_input(findings_);
     try {
-      report::write_report_dir(report::parse_findings_doc(text.str(), findings_), out_);
+      report::write_report_dir(report::parse_findings_doc(text, findings_), out_);
     } catch (const report::ReportInputError& e) {
       throw InputError(e.what());
     }

@@ -6,8 +6,12 @@
 #include "analyzer/ir/Checked.h"
 #include "analyzer/ir/Layout.h"
 #include "hw/HwError.h"
+#include "analyzer/support/Governor.h"
+#include "analyzer/support/Version.h"
+#include "solver/Engines.h"
 #include "solver/SmemAccess.h"
 
+#include <cstdlib>
 #include <iostream>
 
 #include "cli/Command.h"
@@ -18,7 +22,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   bool verbose = false;
   app.add_flag("-v,--verbose", verbose, "Log what the tool is doing to stderr");
-  app.set_version_flag("--version", "layoutproof 0.1.0");
+  app.set_version_flag("--version", std::string("layoutproof ") + lp::kToolVersion);
 
   auto commands = lp::cli::make_commands();
   std::vector<std::pair<CLI::App*, lp::cli::Command*>> subs;
@@ -31,32 +35,51 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : lp::cli::kBadInput;
   }
   spdlog::set_level(verbose ? spdlog::level::debug : spdlog::level::warn);
+  int code = lp::cli::kBadInput;
   try {
-    for (auto& [sub, cmd] : subs)
-      if (sub->parsed()) return cmd->run();
+    for (auto& [sub, cmd] : subs) {
+      if (!sub->parsed()) continue;
+      lp::Budget budget;
+      budget.memory_bytes = lp::cli::kDefaultMemoryBudgetMb << 20;
+      budget.memory_name = "the default memory budget";
+      std::optional<lp::BudgetScope> scope;
+      if (!cmd->sets_own_budget()) scope.emplace(budget);
+      code = cmd->run();
+    }
   } catch (const lp::cli::ExitRequest& e) {
-    return e.code;
+    code = e.code;
+  } catch (const lp::BudgetExhausted& e) {  // a command's own budget (analyzer/support/Governor.h)
+    std::cerr << "error: " << e.what() << "\n";
+    code = lp::cli::kBadInput;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "error: the system refused the memory this command needs\n";
+    code = lp::cli::kBadInput;
   } catch (const lp::cli::InputError& e) {
     std::cerr << "error: " << e.what() << "\n";
-    return lp::cli::kBadInput;
+    code = lp::cli::kBadInput;
   } catch (const lp::LayoutError& e) {  // the input's layout cannot be evaluated as asked
     std::cerr << "error: " << e.what() << "\n";
-    return lp::cli::kBadInput;
+    code = lp::cli::kBadInput;
   } catch (const lp::OverflowError& e) {
     std::cerr << "error: " << e.what() << "\n";
-    return lp::cli::kBadInput;
+    code = lp::cli::kBadInput;
   } catch (const lp::hw::HwError& e) {
     std::cerr << "error: " << e.what() << "\n";
-    return lp::cli::kBadInput;
+    code = lp::cli::kBadInput;
   } catch (const lp::AccessError& e) {
     std::cerr << "error: " << e.what() << "\n";
-    return lp::cli::kBadInput;
+    code = lp::cli::kBadInput;
   } catch (const lp::algebra::AlgebraError& e) {
     std::cerr << "error: " << e.what() << "\n";
-    return lp::cli::kBadInput;
+    code = lp::cli::kBadInput;
   } catch (const std::exception& e) {
     std::cerr << "error: internal error: " << e.what() << "\n";
-    return lp::cli::kBadInput;
+    code = lp::cli::kBadInput;
   }
-  return lp::cli::kBadInput;
+  // Everything is written. Z3 contexts still being deleted in the background (seconds after a
+  // timeout) must not hold the exit up: the process ends without waiting for them.
+  std::cout.flush();
+  std::cerr.flush();
+  if (lp::z3_teardown_pending()) std::_Exit(code);
+  return code;
 }

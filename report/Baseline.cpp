@@ -8,6 +8,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "analyzer/support/ReadFile.h"
 #include "report/Common.h"
 #include "report/JsonReport.h"
 
@@ -59,11 +60,9 @@ Baseline Baseline::from_run(const CheckRun& run) {
 Baseline Baseline::parse(std::string_view text, const std::string& name) {
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw BaselineError(name, fmt::format("not valid JSON (at byte {})", e.byte));
-  } catch (const nlohmann::json::exception& e) {  // out_of_range 406: a number too large for a double
-    throw BaselineError(name, fmt::format("not valid JSON ({})", e.what()));
+    j = parse_json_document(text, name);
+  } catch (const FileReadError& e) {
+    throw BaselineError(e.path(), e.problem());
   }
   if (!j.is_object()) throw BaselineError(name, fmt::format("the top level is {}, not an object", j.type_name()));
   auto version = j.find("version");
@@ -87,14 +86,13 @@ Baseline Baseline::parse(std::string_view text, const std::string& name) {
 }
 
 Baseline Baseline::read(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw BaselineError(path, "is a directory, not a baseline file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw BaselineError(path, "cannot be opened for reading");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw BaselineError(path, "read error");
-  return parse(text.str(), path);
+  std::string text;
+  try {
+    text = read_regular_file(path, kMaxBaselineBytes);
+  } catch (const FileReadError& e) {
+    throw BaselineError(e.path(), e.problem());
+  }
+  return parse(text, path);
 }
 
 std::string Baseline::to_json() const {

@@ -14,6 +14,8 @@
 namespace lp::report {
 
 inline constexpr int kBaselineVersion = 1;
+/// Larger baseline files are refused unread (a 100,000-finding baseline is about 25 MB).
+inline constexpr uint64_t kMaxBaselineBytes = uint64_t{64} << 20;
 
 /// A baseline file that cannot be read or is not a valid baseline.
 class BaselineError : public std::runtime_error {

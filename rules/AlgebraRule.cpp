@@ -30,19 +30,23 @@ class AlgebraRule : public Rule {
         continue;
       }
       const algebra::Outcome* out = &*step.outcome;
+      // `expect NAME illegal` is a statement of its own: its obligation and its failure belong to
+      // it, so an `allow` on the operation never passes it.
       const annotate::Statement* expect = illegal_expectation(ctx, name->text);
       const bool expected_illegal = expect != nullptr;
+      const annotate::Statement& owner = expected_illegal ? *expect : s;
       const bool illegal = out->check.verdict == algebra::Verdict::Illegal;
-      sink.obligation(s, s.loc, what + (expected_illegal ? " is illegal, as expected" : " is legal"),
+      sink.obligation(owner, s.loc, what + (expected_illegal ? " is illegal, as expected" : " is legal"),
                       out->check.verdict != algebra::Verdict::Unknown && illegal == expected_illegal, step.time_ms);
       if (out->check.verdict == algebra::Verdict::Unknown) {
-        sink.report(s, unknown_finding(s.loc, what + " is legal", out->check.reason), {expect});
+        sink.report(owner, unknown_finding(s.loc, what + (expected_illegal ? " is illegal" : " is legal"), out->check.reason));
         continue;
       }
       if (expected_illegal && !illegal) {
-        sink.report(s, finding(name->loc, fmt::format("{} is expected to be illegal, but CuTe's result {} is legal", what,
-                                                      out->text.value_or("(none)"))),
-                    {expect});
+        report::Finding f = finding(name->loc, fmt::format("{} is expected to be illegal, but CuTe's result {} is legal", what,
+                                                           out->text.value_or("(none)")));
+        add_note(f, "the expectation is here", expect->loc);
+        sink.report(owner, std::move(f));
         continue;
       }
       if (!illegal || expected_illegal) continue;

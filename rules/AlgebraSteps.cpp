@@ -4,6 +4,7 @@
 
 #include <functional>
 
+#include "analyzer/support/Governor.h"
 #include "solver/Result.h"
 
 namespace lp::rules {
@@ -72,6 +73,10 @@ AlgebraSteps::AlgebraSteps(const annotate::ParseResult& file, const BufferGraph&
     } else {
       try {
         st.outcome = op(std::get<Value>(*a), std::get<Value>(*b));
+      } catch (const BudgetExhausted& e) {  // the run's budget: undecided, not a rejection
+        st.outcome = algebra::Outcome{};
+        st.outcome->check = algebra::Check::unknown(e.what());
+        st.result_missing = e.what();
       } catch (const std::exception& e) {  // operands CuTe rejects outright (AlgebraError, LayoutError)
         st.error = e.what();
       }
@@ -84,7 +89,7 @@ AlgebraSteps::AlgebraSteps(const annotate::ParseResult& file, const BufferGraph&
       } catch (const std::exception& e) {
         st.result_missing = fmt::format("the IR cannot hold CuTe's result {}: {}", st.outcome->text.value_or(""), e.what());
       }
-    } else {
+    } else if (st.result_missing.empty()) {
       st.result_missing = st.outcome ? "CuTe computes no layout for it" : "the operation cannot be performed: " + st.error;
     }
     st.time_ms = clock.elapsed_ms();

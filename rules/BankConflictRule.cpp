@@ -33,62 +33,88 @@ class BankConflictRule : public Rule {
       const annotate::BufferDecl* buf = ctx.graph.buffer(acc->buffer.text);
       if (!buf || !buf->layout || !buf->dtype) continue;  // the parser reported it
       std::string what = fmt::format("{} on '{}'", acc->instr->name, acc->buffer.text);
-      const annotate::Statement* expect = expectation(ctx, *acc);
-      std::optional<int64_t> bound;
-      if (expect) {
-        const auto& e = std::get<annotate::ExpectStmt>(expect->body);
-        if (e.kind == annotate::ExpectKind::Wavefronts) bound = e.max_wavefronts->value;
+      // What must hold of this access: every `expect` about it, each an obligation of its own;
+      // with none, the access is claimed conflict-free.
+      std::vector<Claim> claims;
+      for (const annotate::Statement* e : expectations(ctx, *acc)) {
+        const auto& body = std::get<annotate::ExpectStmt>(e->body);
+        claims.push_back(Claim{e, body.kind == annotate::ExpectKind::Wavefronts
+                                      ? std::optional<int64_t>(body.max_wavefronts->value)
+                                      : std::nullopt});
       }
+      if (claims.empty()) claims.push_back(Claim{nullptr, std::nullopt});
       if (!buf->layout->parsed.param_uses.empty() || !acc->lanes.parsed.param_uses.empty()) {
-        sink.obligation(s, s.loc, what + " is conflict-free", false, 0);
-        sink.report(s,
-                    unknown_finding(s.loc, what + " is conflict-free",
-                                    "bank-conflict proofs over symbolic parameters are not supported; instantiate the parameters"),
-                    {expect});
+        for (const Claim& c : claims) {
+          const annotate::Statement& owner = c.expect ? *c.expect : s;
+          sink.obligation(owner, owner.loc, c.description(what), false, 0);
+          sink.report(owner,
+                      unknown_finding(s.loc, c.description(what),
+                                      "bank-conflict proofs over symbolic parameters are not supported; instantiate the parameters"));
+        }
         continue;
       }
       const hw::Arch& arch = acc->arch ? *acc->arch : hw::arch_by_name("sm_90");
       int64_t align = buf->align ? buf->align->value : kAssumedAlignment;
-      ConflictResult r;
       try {
         SmemAccess access(buf->layout->parsed.layout, buf->dtype->bits, acc->lanes.parsed.layout, *acc->instr, arch, align);
-        r = prove_conflict_free(access, ctx.config.engine, ctx.config.limits);
-        report_result(s, expect, *acc, *buf, access, r, bound, what, sink);
+        const ConflictResult r = prove_conflict_free(access, ctx.config.engine, ctx.config.limits);
+        // An invalid access makes every claim false; it is one finding, with the first claim.
+        for (size_t i = 0; i < claims.size(); ++i) report_result(s, claims[i], i == 0, *acc, *buf, access, r, what, sink);
       } catch (const AccessError& e) {
         report::Finding f = finding(acc->lanes.loc, fmt::format("{} cannot be modelled: {}", what, e.what()));
         f.kind = report::FindingKind::Invalid;
-        sink.report(s, std::move(f), {expect});
+        sink.report(s, std::move(f), {claims.front().expect});
       }
     }
   }
 
  private:
-  // The `expect ACCESS ...` statement about this access, if one names it.
-  static const annotate::Statement* expectation(const FileContext& ctx, const annotate::AccessDecl& acc) {
-    if (!acc.name) return nullptr;
+  // One statement about an access: `expect NAME wavefronts <= N` (a bound), `expect NAME
+  // conflict-free`, or, with no expectation, the access's own claim of being conflict-free.
+  struct Claim {
+    const annotate::Statement* expect = nullptr;  ///< nullptr: the access's own claim
+    std::optional<int64_t> bound;                   ///< set for `wavefronts <= N`
+
+    std::string description(const std::string& what) const {
+      return bound ? fmt::format("{} needs at most {} wavefronts", what, *bound) : what + " is conflict-free";
+    }
+    /// Whether `r` proves the statement: a bound holds only when the worst instruction's exact
+    /// cost is known and within it (a proof of conflict freedom says nothing about a bound below
+    /// the ideal).
+    bool holds(const ConflictResult& r) const {
+      if (r.verdict == Verdict::Unknown || r.access) return false;
+      return bound ? r.wavefronts <= *bound : r.verdict == Verdict::Proven;
+    }
+  };
+
+  // Every `expect ACCESS conflict-free` and `expect ACCESS wavefronts <= N` naming this access.
+  static std::vector<const annotate::Statement*> expectations(const FileContext& ctx, const annotate::AccessDecl& acc) {
+    std::vector<const annotate::Statement*> out;
+    if (!acc.name) return out;
     for (const annotate::Statement& s : ctx.file.statements)
       if (auto* e = std::get_if<annotate::ExpectStmt>(&s.body))
         if (e->subject.text == acc.name->text &&
             (e->kind == annotate::ExpectKind::Wavefronts || e->kind == annotate::ExpectKind::ConflictFree))
-          return &s;
-    return nullptr;
+          out.push_back(&s);
+    return out;
   }
 
-  static void report_result(const annotate::Statement& s, const annotate::Statement* expect,
-                            const annotate::AccessDecl& acc, const annotate::BufferDecl& buf,
-                            const SmemAccess& access, const ConflictResult& r, std::optional<int64_t> bound,
+  // The obligation of one claim and, when it fails, its finding. A failed expectation belongs to
+  // the expectation: only an `allow` on it suppresses the finding, never one on the access.
+  static void report_result(const annotate::Statement& s, const Claim& claim, bool first, const annotate::AccessDecl& acc,
+                            const annotate::BufferDecl& buf, const SmemAccess& access, const ConflictResult& r,
                             const std::string& what, FindingSink& sink) {
-    const bool within_bound = bound && !r.access && r.verdict != Verdict::Unknown && r.wavefronts <= *bound;
-    const bool passed = r.verdict == Verdict::Proven || within_bound;
-    sink.obligation(s, s.loc,
-                    bound ? fmt::format("{} needs at most {} wavefronts", what, *bound) : what + " is conflict-free", passed,
-                    r.time_ms);
+    const annotate::Statement& owner = claim.expect ? *claim.expect : s;
+    const std::optional<int64_t> bound = claim.bound;
+    const bool passed = claim.holds(r);
+    sink.obligation(owner, owner.loc, claim.description(what), passed, r.time_ms);
     if (passed) return;
     if (r.verdict == Verdict::Unknown) {
-      sink.report(s, unknown_finding(s.loc, what + " is conflict-free", r), {expect});
+      sink.report(owner, unknown_finding(s.loc, claim.description(what), r));
       return;
     }
     if (r.access) {
+      if (!first) return;
       const auto& w = *r.access;
       report::Finding f = finding(acc.lanes.loc, fmt::format("{}: {}", what, w.what));
       if (w.lane >= 0) add_note(f, fmt::format("lane {} of issued instruction {} (coordinate ({}))", w.lane, w.issue, join(w.coord)));
@@ -96,7 +122,16 @@ class BankConflictRule : public Rule {
       f.counterexample = {{"lane", w.lane}, {"issue", w.issue}, {"base", w.base}, {"reason", w.what}};
       f.trace = {{buf.layout->loc, fmt::format("'{}' is laid out like this", buf.name.text)},
                  {acc.lanes.loc, "the lanes address it like this"}};
-      sink.report(s, std::move(f), {expect});
+      sink.report(owner, std::move(f));
+      return;
+    }
+    if (!r.conflict) {
+      // Conflict-free, yet above the bound: the ideal itself is more than the expectation allows.
+      report::Finding f = finding(s.loc, fmt::format("{} needs {} wavefronts, more than the {} expected", what, r.wavefronts, *bound));
+      add_note(f, fmt::format("the access is conflict-free: {} wavefronts is the ideal of its worst instruction, the fewest "
+                              "the hardware can take", r.wavefronts));
+      add_note(f, "the expectation is here", owner.loc);
+      sink.report(owner, std::move(f));
       return;
     }
     const ConflictWitness& w = *r.conflict;
@@ -125,7 +160,8 @@ class BankConflictRule : public Rule {
                {acc.lanes.loc, fmt::format("lanes {} and {} address coordinates ({}) and ({})", w.lane_a, w.lane_b,
                                            join(w.coord_a), join(w.coord_b))},
                {s.loc, fmt::format("{} serves them from bank {} in {} wavefronts", acc.instr->name, w.bank, w.wavefronts)}};
-    sink.report(s, std::move(f), {expect});
+    if (claim.expect) add_note(f, "the expectation is here", owner.loc);
+    sink.report(owner, std::move(f));
   }
 };
 

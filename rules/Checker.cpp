@@ -16,7 +16,10 @@
 #include <thread>
 
 #include "analyzer/annotate/AnnotationParser.h"
+#include "analyzer/support/Governor.h"
+#include "analyzer/support/Version.h"
 #include "rules/BufferGraph.h"
+#include "rules/ResultCache.h"
 #include "rules/Rule.h"
 
 namespace lp::rules {
@@ -25,7 +28,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kToolVersion = "0.1.0";
 constexpr uintmax_t kMaxFileBytes = 16u << 20;  // larger files are refused by the scanner too
 
 bool annotatable(const fs::path& p) {
@@ -33,95 +35,20 @@ bool annotatable(const fs::path& p) {
   return kExt.count(p.extension().string()) != 0;
 }
 
-struct FileResult {
-  std::vector<report::Finding> findings;
-  std::vector<report::Obligation> obligations;
-};
-
-// ---- cache: per-file results keyed by a hash of everything they depend on ------------------
-
-using json = nlohmann::json;
-
-json loc_json(const SourceLoc& l) { return l.source ? json(l.offset) : json(nullptr); }
-// Cache entries are read back defensively: anything out of range makes the entry "damaged" (it
-// is recomputed), so an entry written by someone else cannot point outside the file.
-SourceLoc loc_from(const json& j, const std::shared_ptr<const SourceText>& src) {
-  if (j.is_null()) return SourceLoc{};
-  const size_t offset = j.get<size_t>();
-  if (offset > src->text.size()) throw std::out_of_range("cache entry: location past the end of the file");
-  return SourceLoc{src, offset};
-}
-
-template <class Enum>
-Enum enum_from(const json& j, Enum last) {
-  const int v = j.get<int>();
-  if (v < 0 || v > static_cast<int>(last)) throw std::out_of_range("cache entry: value out of range");
-  return static_cast<Enum>(v);
-}
-
-json to_json(const FileResult& r) {
-  json out = {{"findings", json::array()}, {"obligations", json::array()}};
-  for (const auto& f : r.findings) {
-    json notes = json::array(), trace = json::array();
-    for (const auto& n : f.notes) notes.push_back({loc_json(n.loc), n.message});
-    for (const auto& t : f.trace) trace.push_back({loc_json(t.loc), t.message});
-    out["findings"].push_back({{"rule", f.rule_id}, {"severity", static_cast<int>(f.severity)}, {"kind", static_cast<int>(f.kind)},
-                               {"loc", loc_json(f.loc)}, {"message", f.message}, {"notes", notes},
-                               {"counterexample", f.counterexample}, {"trace", trace}, {"fingerprint", f.fingerprint}});
-  }
-  for (const auto& o : r.obligations)
-    out["obligations"].push_back({o.rule_id, loc_json(o.loc), o.description, o.passed, o.time_ms});
-  return out;
-}
-
-FileResult from_json(const json& j, const std::shared_ptr<const SourceText>& src) {
-  FileResult r;
-  for (const auto& f : j.at("findings")) {
-    report::Finding x;
-    x.rule_id = f.at("rule");
-    x.severity = enum_from(f.at("severity"), Severity::Error);
-    x.kind = enum_from(f.at("kind"), report::FindingKind::Invalid);
-    x.loc = loc_from(f.at("loc"), src);
-    x.message = f.at("message");
-    for (const auto& n : f.at("notes")) x.notes.push_back(Note{loc_from(n[0], src), n[1]});
-    x.counterexample = f.at("counterexample");
-    for (const auto& t : f.at("trace")) x.trace.push_back(report::TraceStep{loc_from(t[0], src), t[1]});
-    x.fingerprint = f.at("fingerprint");
-    r.findings.push_back(std::move(x));
-  }
-  for (const auto& o : j.at("obligations"))
-    r.obligations.push_back(report::Obligation{o[0], loc_from(o[1], src), o[2], o[3], o[4]});
-  return r;
-}
-
-// The running build's identity: results computed by other rule code must not be reused, even
-// under the same version number (a developer's rebuilt binary).
-std::string build_stamp() {
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) return kToolVersion;
-  auto size = fs::file_size(self, ec);
-  auto time = fs::last_write_time(self, ec).time_since_epoch().count();
-  return ec ? std::string(kToolVersion) : fmt::format("{}:{}:{}:{}", kToolVersion, self.string(), size, time);
-}
-
-std::string cache_key(const std::string& path, const std::string& text, const Config& config) {
-  static const std::string stamp = build_stamp();
-  XXH3_state_t* st = XXH3_createState();
-  XXH3_128bits_reset(st);
-  for (const std::string* part : {&path, &text, &config.text, &stamp}) {
-    uint64_t n = part->size();
-    XXH3_128bits_update(st, &n, sizeof n);
-    XXH3_128bits_update(st, part->data(), part->size());
-  }
-  int engine = static_cast<int>(config.engine);
-  XXH3_128bits_update(st, &engine, sizeof engine);
-  XXH128_hash_t h = XXH3_128bits_digest(st);
-  XXH3_freeState(st);
-  return fmt::format("{:016x}{:016x}", h.high64, h.low64);
-}
 
 // ---- one file ------------------------------------------------------------------------------
+
+// A finding of LP000 about the checking itself: it fails the gate.
+report::Finding run_problem(SourceLoc loc, std::string message, report::FindingKind kind) {
+  report::Finding f;
+  f.rule_id = "LP000";
+  f.severity = Severity::Error;
+  f.kind = kind;
+  f.loc = std::move(loc);
+  f.message = std::move(message);
+  f.fingerprint = "LP000:" + f.message;
+  return f;
+}
 
 FileResult check_text(const annotate::ParseResult& parsed, const Config& config) {
   FileResult r;
@@ -130,23 +57,30 @@ FileResult check_text(const annotate::ParseResult& parsed, const Config& config)
   FileContext ctx{parsed, graph, algebra, config};
   for (const Rule* rule : all_rules()) {
     FindingSink sink(rule->info(), config, r.findings, r.obligations);
-    rule->check(ctx, sink);
+    // A rule stopped by the run's budget leaves its remaining obligations undecided: one unknown
+    // says so, and the rules after it still run.
+    const SourceLoc file_start{parsed.source, 0};
+    try {
+      rule->check(ctx, sink);
+    } catch (const BudgetExhausted& e) {
+      r.findings.push_back(run_problem(file_start, fmt::format("{} stopped before its last obligation: {}",
+                                                               rule->info().id, e.what()),
+                                       report::FindingKind::Unknown));
+    } catch (const std::bad_alloc&) {
+      r.findings.push_back(run_problem(file_start, fmt::format("{} stopped before its last obligation: the "
+                                                               "system refused memory", rule->info().id),
+                                       report::FindingKind::Unknown));
+    }
   }
   return r;
 }
 
 // A file that cannot be opened or read (permissions, an I/O error) is an LP000 error of its own.
 report::Finding unreadable(const std::string& path, const std::string& why) {
-  report::Finding f;
-  f.rule_id = "LP000";
-  f.severity = Severity::Error;
-  f.kind = report::FindingKind::Invalid;
-  f.message = fmt::format("{}: cannot be read: {}", path, why);
-  f.fingerprint = "LP000:" + f.message;
-  return f;
+  return run_problem({}, fmt::format("{}: cannot be read: {}", path, why), report::FindingKind::Invalid);
 }
 
-FileResult check_file(const std::string& path, const CheckOptions& opt) {
+FileResult check_file(const std::string& path, const CheckOptions& opt, const ResultCache* cache, bool& stored) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return FileResult{{unreadable(path, std::strerror(errno))}, {}};
   // At most one byte past the size limit: a file that grew since it was listed is refused by the
@@ -157,33 +91,14 @@ FileResult check_file(const std::string& path, const CheckOptions& opt) {
     text.append(chunk, static_cast<size_t>(in.gcount()));
   if (in.bad()) return FileResult{{unreadable(path, "read error")}, {}};
   if (text.size() > kMaxFileBytes + 1) text.resize(kMaxFileBytes + 1);
-  std::optional<fs::path> cached;
-  if (opt.cache_dir) {
-    cached = fs::path(*opt.cache_dir) / (cache_key(path, text, opt.config) + ".json");
-    std::ifstream c(*cached);
-    if (c) {
-      try {
-        json j = json::parse(c);
-        annotate::ParseResult parsed = annotate::parse_annotations(path, text);
-        return from_json(j, parsed.source);
-      } catch (const std::exception&) {
-        // A damaged cache entry is recomputed and overwritten.
-      }
-    }
-  }
+  const std::string key = cache ? ResultCache::key(path, text, opt.config) : std::string();
   annotate::ParseResult parsed = annotate::parse_annotations(path, std::move(text));
+  // A file without statements costs nothing an entry would save (ResultCache.h).
+  if (!cache || parsed.statements.empty()) return check_text(parsed, opt.config);
+  if (auto hit = cache->lookup(key, parsed.source)) return std::move(*hit);
+  Stopwatch clock;
   FileResult r = check_text(parsed, opt.config);
-  // Results cut short by the run's time budget are not the file's results: never cached.
-  if (cached && !opt.config.limits.out_of_time()) {
-    std::error_code ec;
-    fs::create_directories(cached->parent_path(), ec);
-    fs::path tmp = *cached;
-    tmp += fmt::format(".{}.tmp", std::hash<std::thread::id>{}(std::this_thread::get_id()));
-    std::ofstream out(tmp);
-    out << to_json(r).dump();
-    out.close();
-    if (out) fs::rename(tmp, *cached, ec);  // atomic: concurrent runs never read half a file
-  }
+  stored |= cache->store(key, r, clock.elapsed_ms());
   return r;
 }
 
@@ -203,6 +118,64 @@ bool inside(const fs::path& p, const fs::path& dir) {
   return d == dir.end() || (std::next(d) == dir.end() && d->empty());  // "dir/" ends with an empty element
 }
 
+// Directories nested deeper than this under a checked path are reported, not entered.
+constexpr int kMaxDirectoryDepth = 128;
+
+std::string link_problem(const fs::path& p, const std::error_code& ec) {
+  if (ec == std::errc::too_many_symbolic_link_levels) return fmt::format("{}: symbolic link loop, not read", p.string());
+  return fmt::format("{}: cannot be resolved: {}", p.string(), ec.message());
+}
+
+// The annotatable files under `dir`. Anything the walk cannot read (a directory without
+// permission, an I/O error) is an error: an unread part of the tree must never pass silently.
+// Symlinked directories are not followed, so a link loop cannot recurse. A symlink is looked
+// at only when its name would be checked; it is read only when it resolves to a file inside
+// `root`: a link in a checked tree (a pull request) never makes the checker read, and report
+// lines of, files elsewhere.
+void walk(const fs::path& dir, const fs::path& root, const std::string& given, int depth, std::vector<std::string>& out,
+          std::vector<std::string>& errors) {
+  if (depth > kMaxDirectoryDepth) {
+    errors.push_back(fmt::format("{}: nested more than {} directories deep, not read", dir.string(), kMaxDirectoryDepth));
+    return;
+  }
+  std::error_code ec;
+  fs::directory_iterator it(dir, ec), end;
+  if (ec) {
+    errors.push_back(fmt::format("{}: cannot be read: {}", dir.string(), ec.message()));
+    return;
+  }
+  for (; it != end; it.increment(ec)) {
+    const fs::path p = it->path();
+    std::error_code e2;
+    if (it->is_symlink(e2)) {
+      if (!annotatable(p)) continue;
+      const bool there = fs::exists(p, e2);
+      if (e2) {
+        errors.push_back(link_problem(p, e2));
+      } else if (!there) {
+        errors.push_back(fmt::format("{}: dangling symbolic link", p.string()));
+      } else if (fs::is_regular_file(p, e2)) {
+        const fs::path target = fs::canonical(p, e2);
+        if (e2 || !inside(target, root))
+          errors.push_back(fmt::format("{}: symbolic link to a file outside {}, not read", p.string(), given));
+        else if (!too_large(p.string(), errors))
+          out.push_back(p.string());
+      }
+      continue;
+    }
+    if (it->is_directory(e2)) {
+      walk(p, root, given, depth + 1, out, errors);
+      continue;
+    }
+    if (e2) {
+      errors.push_back(fmt::format("{}: cannot be read: {}", p.string(), e2.message()));
+      continue;
+    }
+    if (it->is_regular_file(e2) && annotatable(p) && !too_large(p.string(), errors)) out.push_back(p.string());
+  }
+  if (ec) errors.push_back(fmt::format("{}: cannot be read completely: {}", dir.string(), ec.message()));
+}
+
 }  // namespace
 
 std::vector<std::string> collect_files(const std::vector<std::string>& paths, std::vector<std::string>& errors) {
@@ -210,8 +183,17 @@ std::vector<std::string> collect_files(const std::vector<std::string>& paths, st
   for (const std::string& p : paths) {
     std::error_code ec;
     fs::file_status st = fs::status(p, ec);
-    if (ec || !fs::exists(st)) {
-      errors.push_back(fmt::format("{}: no such file or directory", p));
+    if (ec == std::errc::too_many_symbolic_link_levels) {
+      errors.push_back(link_problem(p, ec));
+      continue;
+    }
+    if (ec && ec != std::errc::no_such_file_or_directory) {
+      errors.push_back(fmt::format("{}: cannot be read: {}", p, ec.message()));
+      continue;
+    }
+    if (!fs::exists(st)) {
+      errors.push_back(fmt::format("{}: {}", p, fs::is_symlink(fs::symlink_status(p, ec)) ? "dangling symbolic link"
+                                                                                          : "no such file or directory"));
       continue;
     }
     if (fs::is_regular_file(st)) {
@@ -224,36 +206,7 @@ std::vector<std::string> collect_files(const std::vector<std::string>& paths, st
       errors.push_back(fmt::format("{}: not a regular file or directory", p));
       continue;
     }
-    // Symlinked directories are not followed, so a link loop cannot recurse. A symlinked file is
-    // read only when it resolves to a file inside the directory given: a link in a checked tree
-    // (a pull request) never makes the checker read, and report lines of, files elsewhere.
-    const fs::path root = fs::weakly_canonical(p, ec);
-    fs::recursive_directory_iterator it(p, fs::directory_options::skip_permission_denied, ec), end;
-    if (ec) {
-      errors.push_back(fmt::format("{}: {}", p, ec.message()));
-      continue;
-    }
-    for (; it != end; it.increment(ec)) {
-      if (ec) {
-        errors.push_back(fmt::format("{}: {}", it->path().string(), ec.message()));
-        break;
-      }
-      std::error_code e2;
-      if (it->is_symlink(e2)) {
-        if (!fs::exists(it->path(), e2)) {
-          errors.push_back(fmt::format("{}: dangling symbolic link", it->path().string()));
-        } else if (fs::is_regular_file(it->path(), e2) && annotatable(it->path())) {
-          const fs::path target = fs::canonical(it->path(), e2);
-          if (e2 || !inside(target, root))
-            errors.push_back(fmt::format("{}: symbolic link to a file outside {}, not read", it->path().string(), p));
-          else if (!too_large(it->path().string(), errors))
-            out.push_back(it->path().string());
-        }
-        continue;
-      }
-      if (it->is_regular_file(e2) && annotatable(it->path()) && !too_large(it->path().string(), errors))
-        out.push_back(it->path().string());
-    }
+    walk(p, fs::weakly_canonical(p, ec), p, 0, out, errors);
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
@@ -261,32 +214,53 @@ std::vector<std::string> collect_files(const std::vector<std::string>& paths, st
 }
 
 report::CheckRun check_paths(const std::vector<std::string>& paths, const CheckOptions& options) {
-  CheckOptions opt = options;
-  if (opt.config.time_budget_s)
-    opt.config.limits.deadline = std::chrono::steady_clock::now() +
-        std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(*opt.config.time_budget_s));
+  const CheckOptions& opt = options;
+  // The run's budget, installed in every worker (analyzer/support/Governor.h).
+  Budget budget;
+  if (opt.config.time_budget_s) {
+    budget.deadline = Budget::after(*opt.config.time_budget_s);
+    budget.deadline_name = "the run's time budget (--time-budget)";
+  }
+  budget.memory_bytes = uint64_t{opt.config.limits.memory_mb} << 20;
+  budget.memory_name = "the run's memory budget ([solver] memory-mb)";
   report::CheckRun run;
   run.tool_version = kToolVersion;
   for (const Rule* r : all_rules()) run.rules.push_back(r->info());
   std::vector<std::string> errors;
   run.files = collect_files(paths, errors);
-  for (const std::string& e : errors) {
-    report::Finding f;
-    f.rule_id = "LP000";
-    f.severity = Severity::Error;
-    f.kind = report::FindingKind::Invalid;
-    f.message = e;
-    f.fingerprint = "LP000:" + e;
-    run.findings.push_back(std::move(f));
-  }
+  for (const std::string& e : errors) run.findings.push_back(run_problem({}, e, report::FindingKind::Invalid));
+  std::optional<ResultCache> cache;
+  if (opt.cache_dir)
+    cache.emplace(CacheOptions{*opt.cache_dir, opt.cache_min_check_ms, uint64_t{opt.config.cache_max_mb} << 20});
+  std::atomic<bool> stored{false};
   std::vector<FileResult> results(run.files.size());
   std::atomic<size_t> next{0}, done{0};
   std::mutex progress_mutex;
   unsigned jobs = opt.jobs ? opt.jobs : std::max(1u, std::thread::hardware_concurrency());
   jobs = static_cast<unsigned>(std::min<size_t>(jobs, std::max<size_t>(1, run.files.size())));
   auto worker = [&] {
+    BudgetScope scope(budget);
     for (size_t i; (i = next++) < run.files.size();) {
-      results[i] = check_file(run.files[i], opt);
+      // Whatever stops one file (the budget, memory the system refuses, a bug) is reported with
+      // it; it never ends the run or leaves the file silently unchecked.
+      try {
+        bool wrote = false;
+        results[i] = check_file(run.files[i], opt, cache ? &*cache : nullptr, wrote);
+        if (wrote) stored = true;
+      } catch (const BudgetExhausted& e) {
+        results[i] = FileResult{{run_problem({}, fmt::format("{} was not checked: {}", run.files[i], e.what()),
+                                             report::FindingKind::Unknown)},
+                                {}};
+      } catch (const std::bad_alloc&) {
+        results[i] = FileResult{{run_problem({}, fmt::format("{} was not checked: the system refused memory",
+                                                             run.files[i]),
+                                             report::FindingKind::Unknown)},
+                                {}};
+      } catch (const std::exception& e) {
+        results[i] = FileResult{{run_problem({}, fmt::format("internal error while checking {}: {}", run.files[i], e.what()),
+                                             report::FindingKind::Invalid)},
+                                {}};
+      }
       size_t d = ++done;
       if (opt.progress) {
         std::lock_guard<std::mutex> lock(progress_mutex);
@@ -298,6 +272,7 @@ report::CheckRun check_paths(const std::vector<std::string>& paths, const CheckO
   for (unsigned j = 1; j < jobs; ++j) pool.emplace_back(worker);
   worker();
   for (auto& t : pool) t.join();
+  if (stored) cache->evict();
   for (auto& r : results) {
     for (auto& f : r.findings) run.findings.push_back(std::move(f));
     for (auto& o : r.obligations) run.obligations.push_back(std::move(o));

@@ -14,7 +14,9 @@ namespace lp::rules {
 struct CheckOptions {
   Config config;
   unsigned jobs = 0;                     ///< 0: one per core
-  std::optional<std::string> cache_dir;  ///< nullopt: no cache
+  std::optional<std::string> cache_dir;  ///< nullopt: no cache (rules/ResultCache.h)
+  /// Results that took less than this are not cached (reading an entry back costs about as much).
+  double cache_min_check_ms = 2.0;
   /// Called after each file (done, total, path), from the checking threads one at a time.
   std::function<void(size_t, size_t, const std::string&)> progress;
 };

@@ -2,15 +2,70 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
-#include <sstream>
+#include <algorithm>
 #include <toml++/toml.h>
 
+#include "analyzer/support/ReadFile.h"
 #include "rules/Rule.h"
 
 namespace lp::rules {
 
 namespace {
+
+// toml++ parses nested tables, arrays and dotted keys recursively: 50,000 dotted keys overflow
+// the stack. The settings LayoutProof reads are [section] key = scalar, so anything nested beyond
+// kMaxConfigNesting (brackets and braces open at once, or dots in one key) is refused before
+// toml++ sees it, with the place it happens.
+constexpr int kMaxConfigNesting = 8;
+
+void check_nesting(std::string_view text, const std::string& path) {
+  int depth = 0, dots = 0;
+  bool in_key = true;  // at the start of a line outside brackets, text up to '=' is a key
+  size_t line = 1, col = 0;
+  auto fail = [&](const char* what) {
+    throw ConfigError(fmt::format("{}:{}:{}: {} nested more than {} deep; LayoutProof's settings are "
+                                  "`[section]` and `key = value`", path, line, col, what, kMaxConfigNesting));
+  };
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    ++col;
+    if (c == '\n') {
+      ++line;
+      col = 0;
+      if (depth == 0) in_key = true, dots = 0;
+      continue;
+    }
+    if (c == '#') {  // a comment runs to the end of the line
+      while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+      continue;
+    }
+    if (c == '"' || c == '\'') {  // strings (single- or triple-quoted) hold nothing nested
+      const bool triple = text.substr(i, 3) == std::string(3, c);
+      const std::string_view close = triple ? std::string_view(text.data() + i, 3) : std::string_view(text.data() + i, 1);
+      size_t j = i + close.size();
+      while (j < text.size() && text.substr(j, close.size()) != close) {
+        if (c == '"' && text[j] == '\\') ++j;  // basic strings escape; literal strings do not
+        if (j < text.size() && text[j] == '\n') ++line, col = 0;
+        ++j;
+      }
+      col += j - i;
+      i = std::min(text.size(), j + close.size()) - 1;
+      continue;
+    }
+    if (c == '[' || c == '{') {
+      if (++depth > kMaxConfigNesting) fail("tables and arrays");
+      if (c == '{') in_key = true, dots = 0;
+    } else if (c == ']' || c == '}') {
+      depth = std::max(0, depth - 1);
+    } else if (c == '=') {
+      in_key = false;
+    } else if (c == ',' && depth > 0) {
+      in_key = true, dots = 0;
+    } else if (c == '.' && in_key) {
+      if (++dots > kMaxConfigNesting) fail("a dotted key is");
+    }
+  }
+}
 
 std::optional<Severity> severity_named(const std::string& v, const std::string& where) {
   if (v == "error") return Severity::Error;
@@ -31,16 +86,19 @@ std::optional<Severity> Config::severity_of(const report::RuleInfo& rule) const 
 }
 
 Config load_config(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(fmt::format("{}: cannot be read", path));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_config(ss.str(), path);
+  try {
+    return parse_config(read_regular_file(path, kMaxConfigBytes), path);
+  } catch (const FileReadError& e) {
+    throw ConfigError(e.what());
+  }
 }
 
 Config parse_config(std::string text, const std::string& path) {
   Config c;
   c.text = std::move(text);
+  if (c.text.size() > kMaxConfigBytes)
+    throw ConfigError(fmt::format("{}: larger than {} bytes, not read", path, kMaxConfigBytes));
+  check_nesting(c.text, path);
   toml::table t;
   try {
     t = toml::parse(c.text, path);
@@ -82,6 +140,10 @@ Config parse_config(std::string text, const std::string& path) {
         auto n = v.value<int64_t>();
         if (!n || *n < 1 || *n > 3600000) throw ConfigError(where(v, "solver.timeout-ms") + " must be an integer in [1, 3600000]");
         c.limits.timeout_ms = static_cast<unsigned>(*n);
+      } else if (sec == "cache" && key == "max-mb") {
+        auto n = v.value<int64_t>();
+        if (!n || *n < 1 || *n > 1048576) throw ConfigError(where(v, "cache.max-mb") + " must be an integer in [1, 1048576]");
+        c.cache_max_mb = static_cast<unsigned>(*n);
       } else if (sec == "solver" && key == "memory-mb") {
         auto n = v.value<int64_t>();
         if (!n || *n < 16 || *n > 1048576) throw ConfigError(where(v, "solver.memory-mb") + " must be an integer in [16, 1048576]");

@@ -6,10 +6,13 @@
 //   [solver]
 //   engine = "auto"                # auto | z3 | enum | f2
 //   timeout-ms = 20000
-//   memory-mb = 2048               # Z3's memory cap (process-wide); past it a query is unknown
+//   memory-mb = 2048               # the run's memory budget (resident memory, also `check
+//                                  # --memory-mb`) and Z3's cap; past it a proof is unknown
 //   [gate]
 //   unknown = "error"              # severity of undecided proofs; "off" ignores them
 //   time-budget-s = 600            # the whole run (also `check --time-budget`); then unknowns
+//   [cache]
+//   max-mb = 256                   # the result cache's size; least recently used entries go first
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -33,13 +36,19 @@ struct Config {
   SolverLimits limits;
   /// Seconds for the whole `check` run; proofs asked after it are Unknown. nullopt: no budget.
   std::optional<double> time_budget_s;
+  /// The result cache's size bound in MiB (`[cache] max-mb`); the least recently used go first.
+  unsigned cache_max_mb = 256;
   std::string text;  ///< the file's text (part of the cache key)
 
   /// The severity of `rule`'s findings: configured, else the rule's default; nullopt = off.
   std::optional<Severity> severity_of(const report::RuleInfo& rule) const;
 };
 
-/// Parses a `.layoutproof.toml`; throws ConfigError naming the file, line and problem.
+/// A configuration is a few lines; anything larger is refused unread.
+inline constexpr uint64_t kMaxConfigBytes = 64 * 1024;
+
+/// Parses a `.layoutproof.toml` (a regular file of at most kMaxConfigBytes); throws ConfigError
+/// naming the file, line and problem.
 Config load_config(const std::string& path);
 /// The same on text already read; `name` is the file name used in errors.
 Config parse_config(std::string text, const std::string& name);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "analyzer/ir/Checked.h"
+#include "analyzer/support/Governor.h"
 #include "hw/BankModel.h"
 #include "hw/HwError.h"
 #include "solver/Engines.h"
@@ -91,6 +92,7 @@ ConflictResult by_enumeration(const SmemAccess& a, const SolverLimits& limits, i
     return r;
   }
   for (int64_t q = 0; q < a.issue_count(); ++q) {
+    checkpoint();
     if (access_prefix >= 0 && q >= access_prefix) {
       r = ConflictResult{};
       r.engine = Engine::Enum;
@@ -181,7 +183,8 @@ ConflictResult by_f2(const SmemAccess& a, const SolverLimits& limits) {
       r.reason = "the vector-coverage check is not shown over F2 and needs an enumeration of all issues, which exceeds the limit";
       return r;
     }
-    for (int64_t q = 0; q < a.issue_count(); ++q)
+    for (int64_t q = 0; q < a.issue_count(); ++q) {
+      checkpoint();
       for (int lane = 0; lane < hw::address_lane_count(a.instr()); ++lane) {
         try {
           if (auto v = check_vector(a, lane, q)) {
@@ -193,6 +196,7 @@ ConflictResult by_f2(const SmemAccess& a, const SolverLimits& limits) {
           return refute(lane, q, 0, e.what());
         }
       }
+    }
   }
   auto cost = map->cost(&why);
   if (!cost) {
@@ -457,9 +461,11 @@ ConflictResult by_z3(const SmemAccess& a, const SolverLimits& limits) {
           r.reason = "the vector-coverage check needs an enumeration of all issues, which exceeds the limit";
         }
       } else {
-        for (int64_t q = 0; q < a.issue_count() && !r.access; ++q)
+        for (int64_t q = 0; q < a.issue_count() && !r.access; ++q) {
+          checkpoint();
           for (int lane = 0; lane < hw::address_lane_count(a.instr()) && !r.access; ++lane)
             if (auto v = check_vector(a, lane, q)) r.access = v;
+        }
         if (r.access) {
           r.verdict = Verdict::Refuted;
           r.conflict.reset();

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "analyzer/ir/Checked.h"
+#include "analyzer/support/Governor.h"
 #include "solver/Engines.h"
 #include "solver/F2Layout.h"
 #include "solver/QueryLog.h"
@@ -92,6 +93,7 @@ CompositionResult by_enumeration(const Layout& a, const Layout& b, const std::op
     return res;
   }
   for (int64_t i = 0; i < b.size(); ++i) {
+    checkpoint();
     Point bimg = b.images(i)[0];
     auto ai = a_index(a, ad, bimg);
     if (!ai || (r && a.images(*ai)[0] != r->images(i)[0])) {

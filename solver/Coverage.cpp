@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "analyzer/ir/Checked.h"
+#include "analyzer/support/Governor.h"
 #include "solver/Engines.h"
 #include "solver/F2Layout.h"
 #include "solver/QueryLog.h"
@@ -61,10 +62,13 @@ std::vector<int64_t> box_point(const Target& t, int64_t idx) {
 // The set of box points the layout reaches, or nullopt when the enumeration is too large.
 std::optional<std::vector<bool>> reached(const Layout& l, const Target& t, const SolverLimits& limits) {
   if (l.size() > limits.max_enumeration / l.replica_count() || t.box_size > limits.max_enumeration) return std::nullopt;
+  reserve_memory(static_cast<uint64_t>(t.box_size) / 8 + 8, "the coverage bitmap of the target");
   std::vector<bool> hit(static_cast<size_t>(t.box_size), false);
-  for (int64_t i = 0; i < l.size(); ++i)
+  for (int64_t i = 0; i < l.size(); ++i) {
+    checkpoint();
     for (const Point& p : l.images(i))
       if (int64_t b = box_index(t, p); b >= 0) hit[static_cast<size_t>(b)] = true;
+  }
   return hit;
 }
 
@@ -208,12 +212,14 @@ void revalidate(const Layout& instance, const Parametric* params, const Target& 
   for (size_t k = 0; k < p.size(); ++k) inside &= p[k] >= t.ranges[k].lo && p[k] <= t.ranges[k].hi;
   if (inside && l.size() <= limits.max_enumeration / l.replica_count()) {
     confirmed = true;
-    for (int64_t i = 0; i < l.size() && confirmed; ++i)
+    for (int64_t i = 0; i < l.size() && confirmed; ++i) {
+      checkpoint();
       for (const Point& img : l.images(i)) {
         bool same = true;
         for (size_t k = 0; k < p.size(); ++k) same &= img[t.axis[k]] == p[k];
         if (same) confirmed = false;
       }
+    }
   } else if (inside) {
     Z3Context z3_context(limits);
     z3::context& ctx = z3_context();

@@ -1,9 +1,93 @@
 #include "solver/Engines.h"
 
+#include <algorithm>
+#include <climits>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
 namespace lp {
 
+namespace {
+
+thread_local std::optional<SteadyClock::time_point> tl_z3_deadline;
+
+// Deleting a Z3 context can take seconds after a query that timed out (Z3 frees the terms of its
+// search one by one: 6.7 s for 500 MB, measured on Z3 4.8.12), so contexts are deleted on a thread
+// of their own and a timeout stays a timeout. The queue drains before the process's static
+// objects go; a driver that has nothing left to do but this exits at once (z3_teardown_pending).
+class Z3Reaper {
+ public:
+  static Z3Reaper& instance() {
+    static Z3Reaper reaper;
+    return reaper;
+  }
+
+  void push(Z3_context c) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    queue_.push_back(c);
+    if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
+    wake_.notify_one();
+  }
+
+  bool pending() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return busy_ || !queue_.empty();
+  }
+
+  ~Z3Reaper() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_one();
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  void run() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (true) {
+      wake_.wait(lock, [this] { return stop_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopping, and nothing left
+      Z3_context c = queue_.front();
+      queue_.pop_front();
+      busy_ = true;
+      lock.unlock();
+      Z3_del_context(c);
+      lock.lock();
+      busy_ = false;
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<Z3_context> queue_;
+  bool busy_ = false, stop_ = false;
+  std::thread thread_;
+};
+
+}  // namespace
+
+bool z3_teardown_pending() { return Z3Reaper::instance().pending(); }
+
+Z3QueryClock::Z3QueryClock(unsigned timeout_ms) : saved_(tl_z3_deadline) {
+  tl_z3_deadline = SteadyClock::now() + std::chrono::milliseconds(timeout_ms);
+}
+
+Z3QueryClock::~Z3QueryClock() { tl_z3_deadline = saved_; }
+
 Z3Context::Z3Context(const SolverLimits& limits) {
-  z3::set_param("memory_max_size", static_cast<int>(limits.memory_mb));
+  uint64_t cap_mb = limits.memory_mb;
+  if (const auto& budget = current_budget().memory_bytes) {
+    // What the run's budget leaves beside what the process already holds (at least 1 MiB, so a
+    // spent budget gives Z3's own out-of-memory answer rather than no limit).
+    const uint64_t resident = resident_bytes();
+    const uint64_t room_mb = resident < *budget ? (*budget - resident) >> 20 : 0;
+    cap_mb = std::max<uint64_t>(1, std::min(cap_mb, room_mb));
+  }
+  z3::set_param("memory_max_size", static_cast<int>(std::min<uint64_t>(cap_mb, INT32_MAX)));
   Z3_config cfg = Z3_mk_config();
   raw_ = Z3_mk_context_rc(cfg);
   Z3_del_config(cfg);
@@ -13,13 +97,23 @@ Z3Context::Z3Context(const SolverLimits& limits) {
 
 Z3Context::~Z3Context() {
   view_.reset();
-  Z3_del_context(raw_);
+  Z3Reaper::instance().push(raw_);
+}
+
+unsigned z3_check_timeout_ms(const SolverLimits& limits) {
+  uint64_t ms = limits.timeout_ms;
+  if (tl_z3_deadline) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*tl_z3_deadline - SteadyClock::now()).count();
+    ms = std::min<uint64_t>(ms, static_cast<uint64_t>(std::max<int64_t>(0, left)));
+  }
+  if (const auto left = time_left_ms()) ms = std::min(ms, *left);
+  return static_cast<unsigned>(std::max<uint64_t>(1, ms));
 }
 
 z3::solver make_solver(z3::context& ctx, const SolverLimits& limits) {
   z3::solver s(ctx);
   z3::params p(ctx);
-  p.set("timeout", limits.z3_timeout_ms());
+  p.set("timeout", z3_check_timeout_ms(limits));
   s.set(p);
   return s;
 }
@@ -27,7 +121,10 @@ z3::solver make_solver(z3::context& ctx, const SolverLimits& limits) {
 z3::check_result checked_check(z3::solver& solver, std::string* reason) {
   try {
     z3::check_result r = solver.check();
-    if (r == z3::unknown && reason) *reason = "Z3 returned unknown: " + solver.reason_unknown();
+    // A check whose timeout the run's budget cut short says so: the budget, not Z3, decided.
+    if (r == z3::unknown && reason)
+      *reason = out_of_time() ? current_budget().deadline_name + " was spent while Z3 worked"
+                              : "Z3 returned unknown: " + solver.reason_unknown();
     return r;
   } catch (const z3::exception& e) {
     if (reason) *reason = std::string("Z3 gave up: ") + e.msg();

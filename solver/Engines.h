@@ -1,19 +1,22 @@
 #pragma once
 // Shared machinery of the property provers: timing, Z3 solver set-up with limits, and the
 // enumeration budget.
+#include <new>
 #include <optional>
 #include <string>
 #include <z3++.h>
 
 #include "analyzer/ir/Checked.h"
 #include "analyzer/ir/Layout.h"
+#include "analyzer/support/Governor.h"
 #include "solver/Result.h"
 
 namespace lp {
 
-/// A Z3 context for one query, created under the query's memory cap (`SolverLimits::memory_mb`,
-/// Z3's process-wide `memory_max_size`). Z3 returns no context once that cap is reached, which
-/// z3::context would dereference; this throws z3::exception instead (the query is then unknown).
+/// A Z3 context for one query, created under the query's memory cap: `SolverLimits::memory_mb`, or
+/// less where the run's memory budget leaves less room (Z3's process-wide `memory_max_size`). Z3
+/// returns no context once that cap is reached, which z3::context would dereference; this throws
+/// z3::exception instead (the query is then unknown).
 class Z3Context {
  public:
   explicit Z3Context(const SolverLimits& limits);
@@ -27,22 +30,43 @@ class Z3Context {
   std::optional<z3::scoped_context> view_;  ///< the C++ API's view of raw_; does not delete it
 };
 
-/// A Z3 solver over `ctx` with the query's time limit applied.
+/// Whether Z3 contexts of finished queries are still being deleted (in the background: deleting
+/// one can take seconds). A driver whose results are all written may then exit without waiting.
+bool z3_teardown_pending();
+
+/// The timeout of the next Z3 check: what is left of the query's `timeout_ms` (the checks of one
+/// query share it, see Z3QueryClock) and of the run's time budget, at least 1 ms.
+unsigned z3_check_timeout_ms(const SolverLimits& limits);
+/// A Z3 solver over `ctx` with the timeout z3_check_timeout_ms gives.
 z3::solver make_solver(z3::context& ctx, const SolverLimits& limits);
 
 /// Runs `solver.check()`, mapping Z3 exceptions (e.g. out of memory) to unknown.
 z3::check_result checked_check(z3::solver& solver, std::string* reason);
 
+/// While alive, the Z3 checks on this thread share one deadline: `timeout_ms` from now.
+class Z3QueryClock {
+ public:
+  explicit Z3QueryClock(unsigned timeout_ms);
+  ~Z3QueryClock();
+  Z3QueryClock(const Z3QueryClock&) = delete;
+  Z3QueryClock& operator=(const Z3QueryClock&) = delete;
+
+ private:
+  std::optional<SteadyClock::time_point> saved_;
+};
+
 /// Runs a property's decision and times it. A query asked after the run's time budget is spent
-/// is unknown at once. An evaluation error of the user's layout (an overflow, a byte swizzle that
-/// splits an element) makes the answer unknown, with that reason; so does Z3 giving up anywhere,
-/// not only in check() (it runs out of memory while the query is built, past `memory_mb`).
+/// is unknown at once; one that spends the budget, or the memory budget, meanwhile is unknown with
+/// that reason (analyzer/support/Governor.h). An evaluation error of the user's layout (an
+/// overflow, a byte swizzle that splits an element) makes the answer unknown, with that reason;
+/// so does Z3 giving up anywhere, not only in check() (it runs out of memory while the query is
+/// built, past `memory_mb`), and an allocation the system refuses.
 template <class Result, class Decide>
 Result timed_decision(Engine engine, const SolverLimits& limits, Decide&& decide) {
   Stopwatch clock;
   Result r;
-  if (limits.out_of_time()) {
-    r.reason = kTimeBudgetReason;
+  if (out_of_time()) {
+    r.reason = current_budget().deadline_name + " was spent before this proof";
     return r;
   }
   auto undecided = [&](std::string reason) {
@@ -51,6 +75,7 @@ Result timed_decision(Engine engine, const SolverLimits& limits, Decide&& decide
     r.reason = std::move(reason);
   };
   try {
+    Z3QueryClock z3_clock(limits.timeout_ms);
     r = decide();
   } catch (const OverflowError& e) {
     undecided(std::string("evaluation overflowed: ") + e.what());
@@ -58,6 +83,10 @@ Result timed_decision(Engine engine, const SolverLimits& limits, Decide&& decide
     undecided(e.what());
   } catch (const z3::exception& e) {
     undecided(std::string("Z3 gave up: ") + e.msg());
+  } catch (const BudgetExhausted& e) {
+    undecided(e.what());
+  } catch (const std::bad_alloc&) {
+    undecided("the system refused memory for this proof");
   }
   r.time_ms = clock.elapsed_ms();
   return r;

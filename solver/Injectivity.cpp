@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "analyzer/ir/Checked.h"
+#include "analyzer/support/Governor.h"
 #include "solver/Engines.h"
 #include "solver/F2Layout.h"
 #include "solver/QueryLog.h"
@@ -14,6 +15,9 @@
 namespace lp {
 
 namespace {
+
+// What one entry of an unordered_map costs beside its value: node, allocator header, bucket.
+constexpr uint64_t kHashNodeBytes = 64;
 
 struct PointHash {
   size_t operator()(const Point& p) const {
@@ -42,11 +46,13 @@ bool scalar_offsets(const Layout& l, std::vector<int64_t>& out) {
   for (size_t k = 0; k < modes.size(); ++k) fast.push_back(k);
   if (l.order() == IndexOrder::RowMajor) std::reverse(fast.begin(), fast.end());
   const int64_t n = l.size();
+  reserve_memory(static_cast<uint64_t>(n) * sizeof(int64_t), "the offsets of the enumeration");
   out.resize(static_cast<size_t>(n));
   std::vector<int64_t> c(modes.size(), 0);
   int64_t v = off;
   const bool stages = !l.stages().empty();
   for (int64_t i = 0; i < n; ++i) {
+    checkpoint();
     out[static_cast<size_t>(i)] = stages ? l.apply_stages(v) : v;
     for (size_t k : fast) {
       v += modes[k].stride[0];
@@ -71,8 +77,10 @@ InjectivityResult scalar_enumeration(const std::vector<int64_t>& vals) {
     const int64_t lo = *lo_it, hi = *hi_it;
     const uint64_t range = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) + 1;
     if (range <= static_cast<uint64_t>(n) * 64 + 4096) {
+      reserve_memory(range / 8 + 8, "the enumeration's bitmap of offsets");
       std::vector<uint64_t> seen(static_cast<size_t>(range / 64 + 1), 0);
       for (int64_t i = 0; i < n; ++i) {
+        checkpoint();
         uint64_t b = static_cast<uint64_t>(vals[static_cast<size_t>(i)]) - static_cast<uint64_t>(lo);
         uint64_t& w = seen[b / 64];
         const uint64_t bit = uint64_t{1} << (b % 64);
@@ -83,6 +91,7 @@ InjectivityResult scalar_enumeration(const std::vector<int64_t>& vals) {
         w |= bit;
       }
     } else {
+      reserve_memory(static_cast<uint64_t>(n) * sizeof(int64_t), "the sorted offsets of the enumeration");
       std::vector<int64_t> sorted(vals);
       std::sort(sorted.begin(), sorted.end());
       auto dup = std::adjacent_find(sorted.begin(), sorted.end());
@@ -90,12 +99,15 @@ InjectivityResult scalar_enumeration(const std::vector<int64_t>& vals) {
         // Some value repeats: the first repeat in index order, found with a hash set.
         std::vector<int64_t>().swap(sorted);
         std::unordered_map<int64_t, int64_t> first;
+        reserve_memory(static_cast<uint64_t>(n) * kHashNodeBytes, "the enumeration's table of offsets");
         first.reserve(static_cast<size_t>(n));
-        for (int64_t i = 0; i < n; ++i)
+        for (int64_t i = 0; i < n; ++i) {
+          checkpoint();
           if (!first.emplace(vals[static_cast<size_t>(i)], i).second) {
             second = i;
             break;
           }
+        }
       }
     }
   }
@@ -124,8 +136,12 @@ InjectivityResult by_enumeration(const Layout& l, const SolverLimits& limits) {
     if (scalar_offsets(l, vals)) return scalar_enumeration(vals);
   }
   std::unordered_map<Point, std::pair<int64_t, int64_t>, PointHash> owner;
+  // A hash node per point: the node, its Point's heap block and the bucket.
+  reserve_memory(static_cast<uint64_t>(n * reps) * (kHashNodeBytes + sizeof(int64_t) * l.axes().size()),
+                 "the enumeration's table of points");
   owner.reserve(static_cast<size_t>(n * reps));
   for (int64_t i = 0; i < n; ++i) {
+    checkpoint();
     auto imgs = l.images(i);
     for (int64_t k = 0; k < static_cast<int64_t>(imgs.size()); ++k) {
       auto [it, fresh] = owner.emplace(imgs[static_cast<size_t>(k)], std::pair{i, k});

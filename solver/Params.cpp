@@ -4,10 +4,32 @@
 
 namespace lp {
 
-std::vector<int64_t> param_values(const ParamSpec& p) {
+namespace {
+
+// The smallest admissible value (a multiple of `multiple` at or above lo, computed without
+// overflowing near INT64_MAX), or nullopt when none lies in lo..hi.
+std::optional<int64_t> first_value(const ParamSpec& p) {
+  if (p.multiple < 1 || p.hi < p.lo) return std::nullopt;
+  const int64_t rem = ((p.lo % p.multiple) + p.multiple) % p.multiple;
+  int64_t first = p.lo;
+  if (rem != 0 && __builtin_add_overflow(p.lo, p.multiple - rem, &first)) return std::nullopt;
+  if (first > p.hi) return std::nullopt;
+  return first;
+}
+
+}  // namespace
+
+int64_t param_value_count(const ParamSpec& p) {
+  const auto first = first_value(p);
+  return first ? (p.hi - *first) / p.multiple + 1 : 0;  // hi - first fits: both lie in [lo, hi]
+}
+
+std::optional<std::vector<int64_t>> param_values(const ParamSpec& p, int64_t limit) {
+  const int64_t count = param_value_count(p);
+  if (count > limit) return std::nullopt;
   std::vector<int64_t> v;
-  int64_t first = (p.lo + p.multiple - 1) / p.multiple * p.multiple;
-  for (int64_t x = first; x <= p.hi; x += p.multiple) v.push_back(x);
+  v.reserve(static_cast<size_t>(count));
+  for (int64_t k = 0; k < count; ++k) v.push_back(*first_value(p) + k * p.multiple);  // <= hi: no overflow
   return v;
 }
 
@@ -26,12 +48,18 @@ Layout instantiate(const Layout& instance, const Parametric& params, const std::
 }
 
 std::optional<std::vector<std::vector<int64_t>>> all_param_values(const Parametric& params, int64_t limit) {
+  int64_t combinations = 1;
+  for (const ParamSpec& s : params.specs) {
+    const int64_t count = param_value_count(s);
+    if (count == 0) return std::vector<std::vector<int64_t>>{};
+    if (combinations > limit / count) return std::nullopt;
+    combinations *= count;
+  }
   std::vector<std::vector<int64_t>> out{{}};
   for (const ParamSpec& s : params.specs) {
-    auto vals = param_values(s);
-    if (vals.empty()) return std::vector<std::vector<int64_t>>{};
-    if (static_cast<int64_t>(out.size()) > limit / static_cast<int64_t>(vals.size())) return std::nullopt;
+    const std::vector<int64_t> vals = *param_values(s, limit);
     std::vector<std::vector<int64_t>> next;
+    next.reserve(out.size() * vals.size());
     for (const auto& prefix : out)
       for (int64_t v : vals) {
         next.push_back(prefix);

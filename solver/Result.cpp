@@ -4,13 +4,6 @@
 
 namespace lp {
 
-unsigned SolverLimits::z3_timeout_ms() const {
-  if (!deadline) return timeout_ms;
-  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - std::chrono::steady_clock::now()).count();
-  if (left < 1) return 1;
-  return left < static_cast<long long>(timeout_ms) ? static_cast<unsigned>(left) : timeout_ms;
-}
-
 const char* verdict_name(Verdict v) {
   switch (v) {
     case Verdict::Proven: return "proven";

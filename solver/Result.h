@@ -5,7 +5,6 @@
 // that concrete evaluation has confirmed) or Unknown (with the reason).
 #include <chrono>
 #include <cstdint>
-#include <optional>
 #include <string>
 
 namespace lp {
@@ -29,22 +28,13 @@ class Stopwatch {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
-/// Per-query resource limits. A query that hits one is Unknown, never Proven.
+/// Per-query resource limits. A query that hits one is Unknown, never Proven. The run's own time
+/// and memory budget (analyzer/support/Governor.h) bounds every query as well.
 struct SolverLimits {
-  unsigned timeout_ms = 20000;        ///< Z3 wall-clock per query
+  unsigned timeout_ms = 20000;        ///< Z3 wall-clock per query, all of its checks together
   unsigned memory_mb = 2048;          ///< Z3 memory per query (a process-wide cap in Z3)
   int64_t max_enumeration = int64_t{1} << 24;  ///< points an enumeration may visit
-  /// The end of the run's time budget (`check --time-budget`); nullopt: none. A query asked at or
-  /// after it is Unknown at once, and Z3's timeout is cut to the time left.
-  std::optional<std::chrono::steady_clock::time_point> deadline;
-
-  bool out_of_time() const { return deadline && std::chrono::steady_clock::now() >= *deadline; }
-  /// timeout_ms, or less where the budget ends sooner (at least 1 ms).
-  unsigned z3_timeout_ms() const;
 };
-
-/// The reason of an Unknown that the run's time budget cut short.
-inline constexpr const char* kTimeBudgetReason = "the run's time budget (--time-budget) was spent before this proof";
 
 /// The outcome common to every property.
 struct Outcome {

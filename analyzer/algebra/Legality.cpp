@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "analyzer/ir/Checked.h"
+#include "analyzer/support/Governor.h"
 
 namespace lp::algebra {
 
@@ -70,8 +71,10 @@ Check check_composition(const Layout& a, const CuteLayout& a_core, const CuteLay
   const Evaluator ea(a), eb(to_ir(b)), er(r);
   if (auto big = too_large(eb.size(), "B's domain")) return *big;
   // Expected values over B's domain, or the first point where B leaves A's domain.
+  reserve_memory(static_cast<uint64_t>(eb.size()) * sizeof(Value), "the expected values of the composition");
   std::vector<Value> expected(static_cast<size_t>(eb.size()));
   for (int64_t i = 0; i < eb.size(); ++i) {
+    checkpoint();
     const Value bv = eb.at(i);
     int64_t j = 0;
     std::string why;
@@ -89,11 +92,13 @@ Check check_composition(const Layout& a, const CuteLayout& a_core, const CuteLay
   }
   // A result of the wrong size is compared the way CuTe would use it: past its domain too.
   int64_t wrong = 0, first_wrong = -1;
-  for (int64_t i = 0; i < eb.size(); ++i)
+  for (int64_t i = 0; i < eb.size(); ++i) {
+    checkpoint();
     if (er.at_extended(i) != expected[static_cast<size_t>(i)]) {
       ++wrong;
       if (first_wrong < 0) first_wrong = i;
     }
+  }
   std::string size_note;
   if (er.size() != eb.size())
     size_note = fmt::format("the result has {} points but B has {}; ", er.size(), eb.size());
@@ -117,6 +122,7 @@ Check check_complement(const CuteLayout& l, int64_t cotarget, const CuteLayout& 
   if (auto big = too_large(e.size(), "(L, complement)")) return *big;
   std::unordered_map<int64_t, int64_t> seen;
   for (int64_t i = 0; i < e.size(); ++i) {
+    checkpoint();
     int64_t v = 0;
     if (!as_integer(e.at(i), v)) return Check::illegal("complement of a layout with non-integer values");
     auto [it, fresh] = seen.emplace(v, i);
@@ -127,12 +133,14 @@ Check check_complement(const CuteLayout& l, int64_t cotarget, const CuteLayout& 
           witness_at(e, "(L,R)", i, fmt::format("(L,R) at {}, another coordinate", e.coordinate(it->second)),
                      fmt::format("{}", v), "(L,R)(c)", fmt::format("{}", v)));
   }
-  for (int64_t v = 0; v < cotarget; ++v)
+  for (int64_t v = 0; v < cotarget; ++v) {
+    checkpoint();
     if (!seen.count(v))
       return Check::illegal(
           fmt::format("the complement leaves a hole: offset {} < cotarget {} is hit by neither L nor R", v, cotarget),
           Witness{"(L,R)", -1, "none", "an index c with (L,R)(c)", fmt::format("{}", v), "values of (L,R)",
                   fmt::format("never {}", v)});
+  }
   return Check::legal();
 }
 
@@ -141,10 +149,12 @@ Check check_same_function(const CuteLayout& l, const CuteLayout& r, const char* 
   if (auto big = too_large(el.size(), "the domain")) return *big;
   if (el.size() != er.size())
     return Check::illegal(fmt::format("{} changed the size from {} to {}", what, el.size(), er.size()));
-  for (int64_t i = 0; i < el.size(); ++i)
+  for (int64_t i = 0; i < el.size(); ++i) {
+    checkpoint();
     if (el.at(i) != er.at(i))
       return Check::illegal(fmt::format("{} changed the function", what),
                             witness_at(el, "L", i, "L(i)", value_text(el.at(i)), "R(i)", value_text(er.at(i))));
+  }
   return Check::legal();
 }
 
@@ -163,6 +173,7 @@ Check check_zeros_removed(const CuteLayout& l, const CuteLayout& r, const char* 
   if (er.size() != size)
     return Check::illegal(fmt::format("{} has {} points; L without its stride-0 modes has {}", what, er.size(), size));
   for (int64_t i = 0; i < size; ++i) {
+    checkpoint();
     std::vector<int64_t> coord(extents.size());
     int64_t rest = i;
     for (size_t k = 0; k < extents.size(); ++k) {
@@ -186,6 +197,7 @@ Check check_right_inverse(const CuteLayout& l, const CuteLayout& r) {
   const Evaluator el(to_ir(l)), er(to_ir(r));
   if (auto big = too_large(std::max(el.size(), er.size()), "the domain")) return *big;
   for (int64_t i = 0; i < er.size(); ++i) {
+    checkpoint();
     int64_t j = 0;
     if (!as_integer(er.at(i), j) || j < 0 || j >= el.size())
       return Check::illegal(fmt::format("R(i) = {} is outside L's domain [0, {})", value_text(er.at(i)), el.size()),
@@ -207,6 +219,7 @@ Check check_injective(const CuteLayout& l, const char* name) {
   if (auto big = too_large(e.size(), name)) return *big;
   std::map<Value, int64_t> seen;
   for (int64_t i = 0; i < e.size(); ++i) {
+    checkpoint();
     Value v = e.at(i);
     auto [it, fresh] = seen.emplace(v, i);
     if (!fresh)
@@ -226,6 +239,7 @@ Check check_left_inverse(const CuteLayout& l, const CuteLayout& r) {
   }
   const Evaluator el(to_ir(l)), er(to_ir(r));
   for (int64_t i = 0; i < el.size(); ++i) {
+    checkpoint();
     int64_t j = 0;
     if (!as_integer(el.at(i), j) || j < 0 || j >= er.size())
       return Check::illegal(fmt::format("L(i) = {} is outside R's domain [0, {})", value_text(el.at(i)), er.size()),
@@ -243,6 +257,7 @@ Check check_common_vector(const CuteLayout& a, const CuteLayout& b, int64_t n) {
   if (auto big = too_large(std::max(ea.size(), eb.size()), "the domain")) return *big;
   std::unordered_map<int64_t, int64_t> where;  // offset of B -> its index, or -1 when hit twice
   for (int64_t i = 0; i < eb.size(); ++i) {
+    checkpoint();
     int64_t v = 0;
     if (!as_integer(eb.at(i), v)) continue;
     auto [it, fresh] = where.emplace(v, i);
@@ -280,25 +295,27 @@ Check check_regrouping(const CuteLayout& d, const CuteLayout& r, const char* wha
 }
 
 Check check_swizzle_pair(const Swizzle& outer, const Swizzle& inner, const Swizzle& r) {
-  auto top = [](const Swizzle& s) {
-    return s.is_identity() ? 0 : 64 - __builtin_clzll(static_cast<uint64_t>(s.source_mask() | s.dest_mask()));
-  };
-  const int bits = std::max({top(outer), top(inner), top(r)});
-  const int64_t period = int64_t{1} << bits;
-  for (int64_t x = 0; x < period; ++x) {
+  // A swizzle x ^ ((x & mask) >> S) is linear over GF(2) on the bits of x, and so are compositions
+  // of swizzles: R and outer o inner agree on every int64 iff they agree on every single bit. If
+  // they differ, the smallest x where they do is the lowest such bit (below it they agree on every
+  // x, as every x there is an XOR of lower bits): the witness an enumeration would find first.
+  for (int bit = 0; bit <= Swizzle::kMaxBit; ++bit) {
+    const int64_t x = int64_t{1} << bit;
     const int64_t expected = outer.apply(inner.apply(x));
     if (r.apply(x) != expected)
       return Check::illegal("the merged swizzle is not the composition",
                             Witness{"x", x, std::to_string(x), "outer(inner(x))", std::to_string(expected), "R(x)",
                                     std::to_string(r.apply(x))});
   }
-  return Check::legal(fmt::format("checked all {} bit patterns below bit {}", period, bits));
+  return Check::legal(fmt::format("checked on each of the {} bits of an offset; both sides are linear over GF(2)",
+                                  Swizzle::kMaxBit + 1));
 }
 
 Check check_layout_after_swizzle(const CuteLayout& a, const Swizzle& sw, const Layout& r) {
   const Evaluator ea(to_ir(a)), er(r);
   if (auto big = too_large(ea.size(), "A's domain")) return *big;
   for (int64_t i = 0; i < ea.size(); ++i) {
+    checkpoint();
     const int64_t j = sw.apply(i);
     if (j < 0 || j >= ea.size())
       return Check::illegal(fmt::format("the swizzle moves index {} to {}, outside A's domain [0, {})", i, j, ea.size()),
@@ -315,6 +332,7 @@ Check check_swizzle_after_layout(const Swizzle& sw, const Layout& l, const Layou
   const Evaluator el(l), er(r);
   if (auto big = too_large(el.size(), "the domain")) return *big;
   for (int64_t i = 0; i < el.size(); ++i) {
+    checkpoint();
     int64_t v = 0;
     if (!as_integer(el.at(i), v)) return Check::illegal("a swizzle acts on integer offsets; the layout's value is not one");
     if (er.at(i) != integer_value(sw.apply(v)))

@@ -1,7 +1,9 @@
 #pragma once
 // Legality by exhaustive evaluation: each check enumerates the domain and compares the result with
 // the function the operation claims, using lp::Layout's evaluator. A domain above
-// kMaxCheckedPoints gives "unknown", never "legal".
+// kMaxCheckedPoints gives "unknown", never "legal"; so does the run's budget running out
+// (the checks call checkpoint(), analyzer/support/Governor.h, and throw BudgetExhausted, which
+// the operations in Operations.h turn into "unknown").
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,7 +61,8 @@ Check check_common_vector(const CuteLayout& a, const CuteLayout& b, int64_t n);
 Check check_injective(const CuteLayout& l, const char* name);
 /// The leaves of R are the leaves of D in some order (a regrouping of modes only).
 Check check_regrouping(const CuteLayout& d, const CuteLayout& r, const char* what);
-/// R(x) == outer(inner(x)) for every x in [0, 2^(highest touched bit + 1)), which covers every int64.
+/// R(x) == outer(inner(x)) for every int64 x, decided on the single bits (swizzles are linear over
+/// GF(2)): 63 evaluations whatever the swizzles' bit positions.
 Check check_swizzle_pair(const Swizzle& outer, const Swizzle& inner, const Swizzle& r);
 /// R(i) == A(sw(i)) with sw(i) in A's domain, for i in A's domain.
 Check check_layout_after_swizzle(const CuteLayout& a, const Swizzle& sw, const Layout& r);

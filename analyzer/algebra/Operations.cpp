@@ -4,6 +4,7 @@
 
 #include "analyzer/algebra/CuteRejects.h"
 #include "analyzer/ir/Print.h"
+#include "analyzer/support/Governor.h"
 
 namespace lp::algebra {
 
@@ -17,6 +18,19 @@ Layout with_stage(const Layout& core, const Swizzle& sw) {
 
 std::string swizzle_text(const Swizzle& s) { return fmt::format("Sw<{},{},{}>", s.bits(), s.base(), s.shift()); }
 
+// A legality check the run's budget stops (analyzer/support/Governor.h) is undecided: never legal
+// or illegal.
+template <class Decide>
+Check within_budget(Decide&& decide) {
+  try {
+    return decide();
+  } catch (const BudgetExhausted& e) {
+    return Check::unknown(e.what());
+  } catch (const std::bad_alloc&) {
+    return Check::unknown("the system refused memory for the legality check");
+  }
+}
+
 // Runs CuTe's algorithm, then the legality check on its result. CuTe's own refusals become an
 // illegal verdict without a result; a "result" that is not a layout (an extent < 1) likewise.
 template <class Compute, class Verify>
@@ -27,7 +41,7 @@ Outcome run(const char* op, Compute compute, Verify verify) {
     CuteLayout r = compute();
     o.text = cute_text(r);
     o.layout = r;
-    o.check = verify(r);
+    o.check = within_budget([&] { return verify(r); });
   } catch (const CuteRejects& e) {
     o.check = Check::illegal(std::string(e.what()) + "; there is no result");
   } catch (const LayoutError& e) {
@@ -224,7 +238,7 @@ Outcome op_max_common_vector(const Layout& ia, const Layout& ib) {
   try {
     const Int n = max_common_vector(a, b);
     o.text = n.is_static ? fmt::format("_{}", n.value) : fmt::format("{}", n.value);
-    o.check = check_common_vector(a, b, n.value);
+    o.check = within_budget([&] { return check_common_vector(a, b, n.value); });
   } catch (const CuteRejects& e) {
     o.check = Check::illegal(std::string(e.what()) + "; there is no result");
   }
@@ -243,7 +257,7 @@ Outcome op_compose(const Operand& a, const Operand& b) {
         return o;
       }
       o.text = swizzle_text(*merged);
-      o.check = check_swizzle_pair(*sa, *sb, *merged);
+      o.check = within_budget([&] { return check_swizzle_pair(*sa, *sb, *merged); });
       return o;
     }
     if (const auto* lb = std::get_if<Layout>(&b)) {
@@ -252,7 +266,7 @@ Outcome op_compose(const Operand& a, const Operand& b) {
       const Layout r = sa->is_identity() ? *lb : with_stage(*lb, *sa);
       o.text = print_cute(r).text;
       o.composed = r;
-      o.check = check_swizzle_after_layout(*sa, *lb, r);
+      o.check = within_budget([&] { return check_swizzle_after_layout(*sa, *lb, r); });
       return o;
     }
     throw AlgebraError("a swizzle composes with a layout or a swizzle, not with a tiler tuple");
@@ -272,7 +286,7 @@ Outcome op_compose(const Operand& a, const Operand& b) {
     const Layout r = moved->is_identity() ? to_ir(core) : with_stage(to_ir(core), *moved);
     o.text = print_cute(r).text;
     o.composed = r;
-    o.check = check_layout_after_swizzle(core, *sb, r);
+    o.check = within_budget([&] { return check_layout_after_swizzle(core, *sb, r); });
     return o;
   }
   if (const auto* tb = std::get_if<Tiler>(&b)) {
@@ -309,7 +323,7 @@ Outcome op_compose(const Operand& a, const Operand& b) {
     o.text = print_cute(r).text;
     o.composed = r;
     o.layout = rc;
-    o.check = check_composition(*la, core, bl, r);
+    o.check = within_budget([&] { return check_composition(*la, core, bl, r); });
   } catch (const CuteRejects& e) {
     o.check = Check::illegal(std::string(e.what()) + "; there is no result");
   }

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "analyzer/ir/Checked.h"
+#include "analyzer/support/Governor.h"
 
 namespace lp {
 
@@ -327,9 +328,13 @@ std::vector<Point> image(const Layout& layout) {
     throw LayoutError(fmt::format("the domain has {} points x {} replicas, more than the {} this "
                                   "command enumerates",
                                   n, layout.replica_count(), kMaxEnumeration));
+  const uint64_t points = static_cast<uint64_t>(n) * static_cast<uint64_t>(std::max<int64_t>(1, layout.replica_count()));
+  reserve_memory(points * (sizeof(Point) + sizeof(int64_t) * layout.axes().size()), "every image of the layout");
   std::vector<Point> all;
-  for (int64_t i = 0; i < n; ++i)
+  for (int64_t i = 0; i < n; ++i) {
+    checkpoint();
     for (Point& p : layout.images(i)) all.push_back(std::move(p));
+  }
   std::sort(all.begin(), all.end());
   all.erase(std::unique(all.begin(), all.end()), all.end());
   return all;
@@ -343,6 +348,7 @@ std::vector<int64_t> preimage(const Layout& layout, const Point& target) {
                                   n, layout.replica_count(), kMaxEnumeration));
   std::vector<int64_t> out;
   for (int64_t i = 0; i < n; ++i) {
+    checkpoint();
     auto imgs = layout.images(i);
     if (std::find(imgs.begin(), imgs.end(), target) != imgs.end()) out.push_back(i);
   }

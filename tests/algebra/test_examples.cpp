@@ -1,10 +1,14 @@
 // Worked examples from ../shared/facts.md and seed 003, asserting CuTe's actual semantics. Where
 // seed 003 is wrong, the comment says what it claims and why that is not CuTe.
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <optional>
 
 #include "TestSupport.h"
+#include "analyzer/algebra/Legality.h"
 #include "analyzer/algebra/Operations.h"
 #include "analyzer/ir/Swizzle.h"
+#include "analyzer/support/Governor.h"
 
 using namespace lp;
 using namespace lp::algebra;
@@ -136,4 +140,43 @@ TEST_CASE("domains beyond the enumeration limit give unknown, never legal", "[al
   CHECK(*o.text == "_8388608:_1");
   CHECK(o.check.verdict == Verdict::Unknown);
   CHECK_THAT(o.check.reason, Catch::Contains("not decided"));
+}
+
+TEST_CASE("limits: a swizzle pair is decided on its bits, whatever their positions", "[algebra][swizzle][limits]") {
+  // Sw<4,24,4> o Sw<4,24,4> touches bits up to 32 (2^32 patterns to enumerate), Sw<20,20,20> bits up
+  // to 60: both are involutions, so the composition is the identity, decided on 63 single bits.
+  for (const Swizzle& s : {Swizzle(4, 24, 4), Swizzle(20, 20, 20)}) {
+    const Outcome o = op_compose(s, s);
+    CHECK(*o.text == "Sw<0,0,0>");
+    CHECK(o.check.verdict == Verdict::Legal);
+  }
+  // Against brute force on every pair of small swizzles with one shift: the verdict and the
+  // smallest differing x agree with enumerating every x below 2^10 (all bits these touch).
+  for (int b1 = 0; b1 <= 3; ++b1)
+    for (int m1 = 0; m1 <= 3; ++m1)
+      for (int b2 = 0; b2 <= 3; ++b2)
+        for (int m2 = 0; m2 <= 3; ++m2) {
+          const Swizzle outer(b1, m1, 3), inner(b2, m2, 3);
+          for (const Swizzle& claimed : {Swizzle(3, 3, 3), Swizzle(b1, m1, 3), Swizzle(2, 2, 3)}) {
+            const Check c = check_swizzle_pair(outer, inner, claimed);
+            std::optional<int64_t> first;
+            for (int64_t x = 0; x < 1024 && !first; ++x)
+              if (claimed.apply(x) != outer.apply(inner.apply(x))) first = x;
+            INFO(b1 << m1 << b2 << m2);
+            CHECK((c.verdict == Verdict::Legal) == !first);
+            if (first) CHECK(c.witness->index == *first);
+          }
+        }
+}
+
+TEST_CASE("limits: a legality check the run's budget stops is unknown, never legal", "[algebra][limits][budget]") {
+  lp::Budget spent;
+  spent.deadline = lp::SteadyClock::now() - std::chrono::seconds(1);
+  lp::BudgetScope scope(spent);
+  // A 2048x2047 composition: millions of points to compare.
+  const Outcome o = op_compose(ir("(_2048,_2047):(_1,_2048)"), ir("(_2048,_2047):(_2047,_1)"));
+  CHECK(o.check.verdict == Verdict::Unknown);
+  CHECK_THAT(o.check.reason, Catch::Contains("time budget was spent"));
+  const Outcome c = op_coalesce(ir("(_1024,_1024):(_1,_1024)"));
+  CHECK(c.check.verdict == Verdict::Unknown);
 }

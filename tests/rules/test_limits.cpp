@@ -8,10 +8,13 @@
 #include <filesystem>
 #include <fstream>
 
+#include "analyzer/support/Governor.h"
 #include "rules/Checker.h"
 #include "rules/Config.h"
+#include "rules/ResultCache.h"
 #include "rules/TempTree.h"
 #include "support/Process.h"
+#include "support/Unprivileged.h"
 
 namespace fs = std::filesystem;
 
@@ -88,21 +91,44 @@ TEST_CASE("limits: FIFOs and devices are never opened", "[checker][limits]") {
   CHECK(all.find("/dev/zero: not a regular file or directory") != std::string::npos);
 }
 
-TEST_CASE("limits: an unreadable file is an LP000 error", "[checker][limits]") {
+TEST_CASE("limits: an unreadable file or directory fails the gate, never passes silently", "[checker][limits]") {
   lp::test::TempTree t;
   const std::string f = t.write("tree/locked.lp", kBug);
+  t.write("tree/sub/bug.lp", kBug);  // a real LP001 bug in a directory nobody may list
+  t.write("tree/ok.lp", "smem ok : f32 = (_32,_33):(_33,_1)\n");
   fs::permissions(f, fs::perms::none);
-  if (geteuid() == 0 || std::ifstream(f).good()) {
-    WARN("running as root: permissions do not stop reading, nothing to test");
-    return;
-  }
+  fs::permissions(t.path("tree/sub"), fs::perms::none);
+  auto seen = lp::test::run_unprivileged([&] {
+    lp::rules::CheckOptions opt;
+    opt.jobs = 1;
+    std::string all;
+    for (const std::string& path : {t.path("tree"), f}) all += messages(lp::rules::check_paths({path}, opt)) + "--\n";
+    return all;
+  });
+  fs::permissions(t.path("tree/sub"), fs::perms::owner_all);  // so the scratch tree can be removed
+  REQUIRE(seen);
+  INFO(*seen);
+  CHECK(seen->find("LP000 " + f + ": cannot be read") != std::string::npos);
+  CHECK(seen->find("LP000 " + t.path("tree/sub") + ": cannot be read: Permission denied") != std::string::npos);
+}
+
+TEST_CASE("limits: links the walk would check are resolved or reported; others are not files to check", "[checker][limits]") {
+  lp::test::TempTree t;
+  t.write("tree/ok.lp", "smem ok : f32 = (_32,_33):(_33,_1)\n");
+  fs::create_symlink(t.path("tree/nowhere.txt"), t.path("tree/notes.txt"));  // never checked, whatever it points at
+  fs::create_symlink(t.path("tree/nowhere.lp"), t.path("tree/dangling.lp"));
+  fs::create_symlink(t.path("tree/b.cu"), t.path("tree/a.cu"));
+  fs::create_symlink(t.path("tree/a.cu"), t.path("tree/b.cu"));
   lp::rules::CheckOptions opt;
-  for (const std::string& path : {t.path("tree"), f}) {
-    auto run = lp::rules::check_paths({path}, opt);
-    std::string all = messages(run);
-    INFO(all);
-    CHECK(all.find("locked.lp: cannot be read") != std::string::npos);
-  }
+  auto run = lp::rules::check_paths({t.path("tree"), t.path("tree/a.cu")}, opt);
+  std::string all = messages(run);
+  INFO(all);
+  CHECK(run.files == std::vector<std::string>{t.path("tree/ok.lp")});
+  CHECK(all.find("notes.txt") == std::string::npos);
+  CHECK(all.find(t.path("tree/dangling.lp") + ": dangling symbolic link") != std::string::npos);
+  CHECK(all.find(t.path("tree/a.cu") + ": symbolic link loop, not read") != std::string::npos);
+  CHECK(all.find(t.path("tree/b.cu") + ": symbolic link loop, not read") != std::string::npos);
+  CHECK(run.findings.size() == 4);  // the two loops, the dangling link, and a.cu named on its own
 }
 
 TEST_CASE("limits: a spent time budget turns the remaining proofs into unknowns, and is not cached", "[checker][limits][budget]") {
@@ -122,6 +148,7 @@ TEST_CASE("limits: a spent time budget turns the remaining proofs into unknowns,
   lp::rules::CheckOptions spent = full;
   spent.config.time_budget_s = 1e-9;  // over before the first proof
   spent.cache_dir = t.path("cache");
+  spent.cache_min_check_ms = 0;  // only the unknowns keep the results out of the cache
   auto run = lp::rules::check_paths({t.path("src")}, spent);
   size_t unknowns = 0;
   for (const auto& f : run.findings) {
@@ -168,6 +195,7 @@ TEST_CASE("limits: a cache entry written by someone else cannot point outside th
   t.write("src/a.lp", kBug);
   lp::rules::CheckOptions opt;
   opt.cache_dir = t.path("cache");
+  opt.cache_min_check_ms = 0;
   auto reference = lp::rules::check_paths({t.path("src")}, opt);
   REQUIRE(reference.findings.size() == 1);
   // Well-formed JSON, but a location past the end of the file and out-of-range enums: recomputed.
@@ -186,4 +214,123 @@ TEST_CASE("limits: a cache entry written by someone else cannot point outside th
     CHECK(run.findings[0].message == reference.findings[0].message);
     CHECK(run.findings[0].loc.offset == reference.findings[0].loc.offset);
   }
+}
+
+TEST_CASE("limits: the cache stays under its size bound; the least recently used entries go first", "[checker][limits][cache]") {
+  lp::test::TempTree t;
+  lp::rules::ResultCache cache({t.path("cache"), 0, 200 * 1024});
+  // Ten entries of about 50 KB each (one long message); entry k last used at time k.
+  const auto now = fs::file_time_type::clock::now();
+  for (int k = 0; k < 10; ++k) {
+    lp::rules::FileResult r;
+    lp::report::Finding f;
+    f.rule_id = "LP001";
+    f.message = std::string(50 * 1024, static_cast<char>('a' + k));
+    r.findings.push_back(f);
+    REQUIRE(cache.store("entry" + std::to_string(k), r, 10.0));
+    fs::last_write_time(t.path("cache/entry" + std::to_string(k) + ".json"), now - std::chrono::hours(10 - k));
+  }
+  cache.evict();
+  uint64_t total = 0;
+  std::vector<std::string> left;
+  for (auto& e : fs::directory_iterator(t.path("cache"))) {
+    total += e.file_size();
+    left.push_back(e.path().filename().string());
+  }
+  std::sort(left.begin(), left.end());
+  CHECK(total <= 200 * 1024);
+  // 80% of the bound holds three entries: the three used last.
+  CHECK(left == std::vector<std::string>{"entry7.json", "entry8.json", "entry9.json"});
+}
+
+TEST_CASE("limits: only results that cost more than reading them back are cached", "[checker][limits][cache]") {
+  lp::test::TempTree t;
+  t.write("src/empty.cu", "int main() { return 0; }\n");
+  t.write("src/cheap.lp", "smem ok : f32 = (_32,_33):(_33,_1)\n");
+  lp::rules::CheckOptions opt;
+  opt.cache_dir = t.path("cache");
+  opt.cache_min_check_ms = 1e9;  // nothing is that expensive
+  auto run = lp::rules::check_paths({t.path("src")}, opt);
+  CHECK(run.obligations.size() == 1);
+  CHECK_FALSE(fs::exists(t.path("cache")));  // never created: nothing was worth storing
+  opt.cache_min_check_ms = 0;
+  lp::rules::check_paths({t.path("src")}, opt);
+  size_t entries = 0;
+  for (auto& e : fs::directory_iterator(t.path("cache"))) entries += e.path().extension() == ".json";
+  CHECK(entries == 1);  // the annotated file; a file without annotations never touches the cache
+}
+
+TEST_CASE("limits: a configuration is a small regular file with flat settings, or a located error", "[checker][limits][config]") {
+  lp::test::TempTree t;
+  // 30,000 dotted keys (toml++ recursed on them until the stack overflowed) and arrays nested
+  // 30,000 deep: refused, with the place, before toml++ sees them.
+  std::string dotted = "[solver]\n";
+  for (int i = 0; i < 30000; ++i) dotted += i ? ".a" : "a";
+  dotted += " = 1\n";
+  try {
+    lp::rules::parse_config(dotted, "c.toml");
+    FAIL("accepted");
+  } catch (const lp::rules::ConfigError& e) {
+    CHECK(std::string(e.what()).rfind("c.toml:2:18: a dotted key is nested more than 8 deep", 0) == 0);
+  }
+  CHECK_THROWS_WITH(lp::rules::parse_config("[solver]\nx = " + std::string(30000, '[') + "\n", "c.toml"),
+                    Catch::StartsWith("c.toml:2:13: tables and arrays nested more than 8 deep"));
+  // Dots and brackets inside strings and comments nest nothing.
+  CHECK(lp::rules::parse_config("[solver]\nengine = \"z3\" # a.b.c.d.e.f.g.h.i.j [[[[[[[[[[\n", "c.toml").engine ==
+        lp::Engine::Z3);
+  CHECK_THROWS_WITH(lp::rules::parse_config("[rules]\n\"a.b.c.d.e.f.g.h.i.j\" = \"off\"\n", "c.toml"),
+                    Catch::Contains("names no rule"));  // read by toml++, which then finds no such rule
+  // Not regular files, or too large: refused unread (a FIFO would block, /dev/zero never end, a
+  // 3 GB file fill memory).
+  const std::string fifo = t.path("fifo.toml");
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK_THROWS_WITH(lp::rules::load_config(fifo), fifo + ": is a FIFO or socket, not a regular file");
+  CHECK_THROWS_WITH(lp::rules::load_config("/dev/zero"), "/dev/zero: is a device, not a regular file");
+  const std::string huge = t.path("huge.toml");
+  std::ofstream(huge).close();
+  fs::resize_file(huge, uint64_t{3} << 30);  // sparse: nothing is written
+  CHECK_THROWS_WITH(lp::rules::load_config(huge), Catch::Contains("larger than 65536 bytes"));
+}
+
+TEST_CASE("limits: the run's memory budget makes a proof unknown before memory passes it", "[checker][limits][budget]") {
+  // Injectivity of a 2^23-point layout with a replica axis enumerates a table of hundreds of MiB;
+  // a budget just above what the process holds now stops it, and the gate fails on the unknown.
+  lp::test::TempTree t;
+  t.write("big.lp", "regs r = S[(2048,4096):(4097@m,1@m)] + R[2:1@laneid]\n");
+  lp::rules::CheckOptions opt;
+  opt.jobs = 1;
+  opt.config.engine = lp::Engine::Enum;
+  opt.config.limits.memory_mb = static_cast<unsigned>((lp::resident_bytes() >> 20) + 48);
+  auto run = lp::rules::check_paths({t.path("big.lp")}, opt);
+  std::string all = messages(run);
+  INFO(all);
+  REQUIRE(run.findings.size() == 1);
+  CHECK(run.findings[0].kind == lp::report::FindingKind::Unknown);
+  CHECK(all.find("memory budget ([solver] memory-mb)") != std::string::npos);
+}
+
+TEST_CASE("limits: files that each ask for 2^63 parameter values are unknown, and the run ends normally", "[checker][limits]") {
+  lp::test::TempTree t;
+  for (const char* f : {"a.lp", "b.lp"})
+    t.write(f, "param M = 1..9223372036854775807\nsmem sA : f16 = (M):(_1)\nexpect sA injective\n");
+  lp::rules::CheckOptions opt;
+  opt.jobs = 2;
+  auto run = lp::rules::check_paths({t.path()}, opt);
+  std::string all = messages(run);
+  INFO(all);
+  CHECK(run.files.size() == 2);
+  CHECK(run.obligations.size() == 2);
+  for (const auto& f : run.findings) CHECK(f.kind == lp::report::FindingKind::Unknown);
+}
+
+TEST_CASE("limits: eval's output grows with the layout's points, not with its basis indices", "[cli][limits]") {
+  // 4096 points whose images sit at basis paths 16 deep with indices near 1023: written as nested
+  // arrays that was 124 MB; each image is now a handful of entries.
+  const std::string deep =
+      "(_64,_64):(_1@1023@1023@1023@1023@1023@1023@1023@1023,_1@1000@1000@1000@1000@1000@1000@1000@1000)";
+  auto r = lp::test::run_layoutproof({"eval", deep, "--json"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.size() < 4096 * 200);
+  auto small = lp::test::run_layoutproof({"eval", "(_2,_2):(_1@0,_1@1)", "--json"});
+  CHECK(small.out.find("\"images\":[[0,0],[1,0],[0,1],[1,1]]") != std::string::npos);  // the nested form stays
 }

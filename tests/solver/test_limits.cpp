@@ -1,12 +1,15 @@
 // The solver's resource limits (docs/security.md): a domain too large to enumerate, Z3's per-query
 // timeout and the run's time budget each give Unknown with the reason, never Proven, and never hang.
 #include <catch2/catch.hpp>
+#include <thread>
 #include <chrono>
 #include <optional>
 
 #include "analyzer/parse/Parsers.h"
 #include "hw/Arch.h"
+#include "analyzer/support/Governor.h"
 #include "solver/BankConflicts.h"
+#include "solver/Engines.h"
 #include "solver/Coverage.h"
 #include "solver/Injectivity.h"
 
@@ -71,36 +74,75 @@ TEST_CASE("limits: bank conflicts of an access with 2^25 issues are unknown to e
 }
 
 TEST_CASE("limits: a spent time budget turns every proof into unknown at once", "[solver][limits][budget]") {
-  lp::SolverLimits spent;
+  lp::Budget spent;
   spent.deadline = Clock::now() - std::chrono::seconds(1);
-  CHECK(spent.out_of_time());
-  CHECK(spent.z3_timeout_ms() == 1);
+  spent.deadline_name = "the test's time budget";
+  lp::BudgetScope scope(spent);
+  CHECK(lp::out_of_time());
+  CHECK(lp::time_left_ms() == 0u);
+  const std::string reason = "the test's time budget was spent before this proof";
   lp::Layout l = lp::parse_layout_text("(_4,_3):(_1,_4)").layout;  // trivially injective
   for (lp::Engine engine : {lp::Engine::Auto, lp::Engine::Enum, lp::Engine::Z3, lp::Engine::F2}) {
-    auto r = lp::prove_injective(l, engine, spent);
+    auto r = lp::prove_injective(l, engine);
     CHECK(r.verdict == lp::Verdict::Unknown);
-    CHECK(r.reason == lp::kTimeBudgetReason);
+    CHECK(r.reason == reason);
   }
   lp::Layout t = lp::parse_layout_text("S[(32,4):(1@TLane,1@TCol)] + R[4:32@TLane]").layout;
-  auto c = lp::prove_covers(t, {{lp::Axis::named("TLane"), 0, 127}}, lp::Engine::Auto, spent);
+  auto c = lp::prove_covers(t, {{lp::Axis::named("TLane"), 0, 127}}, lp::Engine::Auto);
   CHECK(c.verdict == lp::Verdict::Unknown);
-  CHECK(c.reason == lp::kTimeBudgetReason);
+  CHECK(c.reason == reason);
   const auto& arch = lp::hw::arch_by_name("sm_90");
   lp::SmemAccess access(lp::parse_layout_text("(_32,_32):(_32,_1)").layout, 32,
                         lp::parse_layout_text("(_32,_2):(_1@0,_1@1)").layout, lp::hw::smem_instr("ld.shared.b32"), arch, 128);
-  auto b = lp::prove_conflict_free(access, lp::Engine::Auto, spent);
+  auto b = lp::prove_conflict_free(access, lp::Engine::Auto);
   CHECK(b.verdict == lp::Verdict::Unknown);
-  CHECK(b.reason == lp::kTimeBudgetReason);
+  CHECK(b.reason == reason);
+}
 
-  // A budget that ends later than the per-query timeout leaves the timeout alone; one that ends
-  // sooner cuts Z3's timeout to what is left.
-  lp::SolverLimits later;
-  later.timeout_ms = 500;
-  later.deadline = Clock::now() + std::chrono::hours(1);
-  CHECK(later.z3_timeout_ms() == 500);
-  later.deadline = Clock::now() + std::chrono::milliseconds(200);
-  CHECK(later.z3_timeout_ms() <= 200);
-  CHECK(lp::prove_injective(l, lp::Engine::Z3, later).verdict != lp::Verdict::Refuted);
+TEST_CASE("limits: a budget that ends during a proof stops it with unknown, in every engine", "[solver][limits][budget]") {
+  // 2^22 points: every engine but F2 needs far more than a millisecond's work, and each one checks
+  // the budget as it goes (injectivity of a padded, hence non-linear, layout: F2 does not apply).
+  const lp::Layout l = lp::parse_layout_text("(_2048,_2048):(_2049,_1)").layout;
+  for (lp::Engine engine : {lp::Engine::Enum, lp::Engine::Z3, lp::Engine::Auto}) {
+    lp::Budget soon;
+    soon.deadline = Clock::now() + std::chrono::milliseconds(1);
+    lp::BudgetScope scope(soon);
+    auto r = lp::prove_injective(l, engine);
+    INFO(lp::engine_name(engine) << ": " << r.reason);
+    CHECK(r.verdict == lp::Verdict::Unknown);
+    CHECK(r.reason.find("the run's time budget") != std::string::npos);
+  }
+}
+
+TEST_CASE("limits: a memory budget stops an enumeration before it allocates past it", "[solver][limits][budget]") {
+  // Injectivity of a 2^23-point layout with a replica axis is enumerated point by point into a
+  // hash map (hundreds of MiB); a budget of what the process holds now plus 32 MiB stops it.
+  const lp::Layout l = lp::parse_layout_text("S[(2048,4096):(4097@m,1@m)] + R[2:1@laneid]").layout;
+  lp::Budget tight;
+  tight.memory_bytes = lp::resident_bytes() + (uint64_t{32} << 20);
+  lp::BudgetScope scope(tight);
+  auto r = lp::prove_injective(l, lp::Engine::Enum);
+  INFO(r.reason);
+  CHECK(r.verdict == lp::Verdict::Unknown);
+  CHECK(r.reason.find("the memory budget") != std::string::npos);
+  CHECK(lp::resident_bytes() <= *tight.memory_bytes + (uint64_t{64} << 20));
+}
+
+TEST_CASE("limits: the Z3 checks of one query share its timeout, and the run's budget cuts it", "[solver][limits][budget]") {
+  lp::SolverLimits limits;
+  limits.timeout_ms = 200;
+  CHECK(lp::z3_check_timeout_ms(limits) == 200);  // no query clock, no budget: the full timeout
+  {
+    lp::Z3QueryClock clock(limits.timeout_ms);
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    CHECK(lp::z3_check_timeout_ms(limits) <= 50);  // what is left of the query's 200 ms
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    CHECK(lp::z3_check_timeout_ms(limits) == 1);  // spent: the least Z3 takes
+  }
+  lp::Budget budget;
+  budget.deadline = Clock::now() + std::chrono::milliseconds(100);
+  lp::BudgetScope scope(budget);
+  CHECK(lp::z3_check_timeout_ms(limits) <= 100);
 }
 
 TEST_CASE("limits: Z3's per-query timeout gives unknown, never proven, on a query it cannot finish", "[solver][limits]") {

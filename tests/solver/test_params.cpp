@@ -1,6 +1,7 @@
 // Symbolic parameters: parsing records every use, and a proof for all values agrees with
 // brute force over each value (instances made here by writing the number into the text).
 #include <catch2/catch.hpp>
+#include <limits>
 #include <map>
 #include <random>
 #include <regex>
@@ -8,7 +9,9 @@
 
 #include "analyzer/parse/Parsers.h"
 #include "solver/Coverage.h"
+#include "analyzer/support/Governor.h"
 #include "solver/Injectivity.h"
+#include "solver/Params.h"
 
 namespace {
 
@@ -132,4 +135,36 @@ TEST_CASE("parameters: replica coverage for every replica count", "[params]") {
       }
     }
   }
+}
+
+TEST_CASE("limits: a parameter range is counted, never built, and overflows nothing", "[params][limits]") {
+  const int64_t max = std::numeric_limits<int64_t>::max();
+  // 1..2^63-1: 2^63-1 values, counted exactly; listing them is refused before anything is built.
+  CHECK(lp::param_value_count({"M", 1, max, 1}) == max);
+  CHECK_FALSE(lp::param_values({"M", 1, max, 1}, int64_t{1} << 24));
+  // The multiples of 64 near the top: first is the largest multiple below 2^63, and stepping to
+  // the next would overflow (the old enumeration did `x += multiple` past INT64_MAX).
+  CHECK(lp::param_value_count({"M", max - 100, max, 64}) == 1);
+  CHECK(*lp::param_values({"M", max - 100, max, 64}, 10) == std::vector<int64_t>{max - max % 64});
+  CHECK(lp::param_value_count({"M", max - 10, max, 64}) == 0);
+  CHECK(lp::param_value_count({"M", 65, 127, 64}) == 0);
+  CHECK(lp::param_value_count({"M", 64, 1024, 64}) == 16);
+  // Two ranges of 2^31 values: 2^62 combinations, refused without building a single one.
+  lp::Parametric two;
+  two.specs = {{"M", 1, int64_t{1} << 31, 1}, {"N", 1, int64_t{1} << 31, 1}};
+  CHECK_FALSE(lp::all_param_values(two, int64_t{1} << 24));
+}
+
+TEST_CASE("limits: a huge parameter range gives an answer within the limits, not 16 GB of values", "[params][limits]") {
+  // (M,N):(_1,M) with M, N up to 2^31: injective for every value (column-major, pitch M), but the
+  // query must stay bounded whatever it answers: the old enumeration built 2^31 values first.
+  std::vector<lp::ParamSpec> specs = {{"M", 1, int64_t{1} << 31, 1}, {"N", 1, int64_t{1} << 31, 1}};
+  auto parsed = parse_with("(M,N):(_1,M)", specs);
+  lp::Parametric params{specs, parsed.param_uses};
+  const uint64_t before = lp::resident_bytes();
+  lp::SolverLimits limits;
+  limits.timeout_ms = 500;
+  auto r = lp::prove_injective(parsed.layout, lp::Engine::Auto, limits, &params);
+  CHECK(r.verdict != lp::Verdict::Refuted);
+  CHECK(lp::resident_bytes() < before + (uint64_t{512} << 20));
 }

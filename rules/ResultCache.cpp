@@ -1,0 +1,176 @@
+#include "rules/ResultCache.h"
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <xxhash.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <stdexcept>
+#include <thread>
+
+#include "analyzer/support/ReadFile.h"
+#include "analyzer/support/Version.h"
+
+namespace lp::rules {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// An entry is a few kilobytes; a larger file in the cache directory is not one of ours.
+constexpr uint64_t kMaxEntryBytes = uint64_t{16} << 20;
+
+using json = nlohmann::json;
+
+json loc_json(const SourceLoc& l) { return l.source ? json(l.offset) : json(nullptr); }
+// Cache entries are read back defensively: anything out of range makes the entry "damaged" (it
+// is recomputed), so an entry written by someone else cannot point outside the file.
+SourceLoc loc_from(const json& j, const std::shared_ptr<const SourceText>& src) {
+  if (j.is_null()) return SourceLoc{};
+  const size_t offset = j.get<size_t>();
+  if (offset > src->text.size()) throw std::out_of_range("cache entry: location past the end of the file");
+  return SourceLoc{src, offset};
+}
+
+template <class Enum>
+Enum enum_from(const json& j, Enum last) {
+  const int v = j.get<int>();
+  if (v < 0 || v > static_cast<int>(last)) throw std::out_of_range("cache entry: value out of range");
+  return static_cast<Enum>(v);
+}
+
+json to_json(const FileResult& r) {
+  json out = {{"findings", json::array()}, {"obligations", json::array()}};
+  for (const auto& f : r.findings) {
+    json notes = json::array(), trace = json::array();
+    for (const auto& n : f.notes) notes.push_back({loc_json(n.loc), n.message});
+    for (const auto& t : f.trace) trace.push_back({loc_json(t.loc), t.message});
+    out["findings"].push_back({{"rule", f.rule_id}, {"severity", static_cast<int>(f.severity)}, {"kind", static_cast<int>(f.kind)},
+                               {"loc", loc_json(f.loc)}, {"message", f.message}, {"notes", notes},
+                               {"counterexample", f.counterexample}, {"trace", trace}, {"fingerprint", f.fingerprint}});
+  }
+  for (const auto& o : r.obligations)
+    out["obligations"].push_back({o.rule_id, loc_json(o.loc), o.description, o.passed, o.time_ms});
+  return out;
+}
+
+FileResult from_json(const json& j, const std::shared_ptr<const SourceText>& src) {
+  FileResult r;
+  for (const auto& f : j.at("findings")) {
+    report::Finding x;
+    x.rule_id = f.at("rule");
+    x.severity = enum_from(f.at("severity"), Severity::Error);
+    x.kind = enum_from(f.at("kind"), report::FindingKind::Invalid);
+    x.loc = loc_from(f.at("loc"), src);
+    x.message = f.at("message");
+    for (const auto& n : f.at("notes")) x.notes.push_back(Note{loc_from(n[0], src), n[1]});
+    x.counterexample = f.at("counterexample");
+    for (const auto& t : f.at("trace")) x.trace.push_back(report::TraceStep{loc_from(t[0], src), t[1]});
+    x.fingerprint = f.at("fingerprint");
+    r.findings.push_back(std::move(x));
+  }
+  for (const auto& o : j.at("obligations"))
+    r.obligations.push_back(report::Obligation{o[0], loc_from(o[1], src), o[2], o[3], o[4]});
+  return r;
+}
+
+// The running build's identity: results computed by other rule code must not be reused, even
+// under the same version number (a developer's rebuilt binary).
+std::string build_stamp() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return kToolVersion;
+  auto size = fs::file_size(self, ec);
+  auto time = fs::last_write_time(self, ec).time_since_epoch().count();
+  return ec ? std::string(kToolVersion) : fmt::format("{}:{}:{}:{}", kToolVersion, self.string(), size, time);
+}
+
+std::string cache_key_of(const std::string& path, const std::string& text, const Config& config) {
+  static const std::string stamp = build_stamp();
+  XXH3_state_t* st = XXH3_createState();
+  XXH3_128bits_reset(st);
+  for (const std::string* part : {&path, &text, &config.text, &stamp}) {
+    uint64_t n = part->size();
+    XXH3_128bits_update(st, &n, sizeof n);
+    XXH3_128bits_update(st, part->data(), part->size());
+  }
+  int engine = static_cast<int>(config.engine);
+  XXH3_128bits_update(st, &engine, sizeof engine);
+  XXH128_hash_t h = XXH3_128bits_digest(st);
+  XXH3_freeState(st);
+  return fmt::format("{:016x}{:016x}", h.high64, h.low64);
+}
+
+
+fs::path entry_path(const CacheOptions& o, const std::string& key) { return fs::path(o.dir) / (key + ".json"); }
+
+}  // namespace
+
+std::string ResultCache::key(const std::string& path, const std::string& text, const Config& config) {
+  return cache_key_of(path, text, config);
+}
+
+std::optional<FileResult> ResultCache::lookup(const std::string& key, const std::shared_ptr<const SourceText>& source) const {
+  const fs::path p = entry_path(options_, key);
+  try {
+    FileResult r = from_json(parse_json_document(read_regular_file(p.string(), kMaxEntryBytes), p.string()), source);
+    std::error_code ec;
+    fs::last_write_time(p, fs::file_time_type::clock::now(), ec);  // recently used: evicted last
+    return r;
+  } catch (const std::exception&) {
+    return std::nullopt;  // absent, or damaged: recomputed and overwritten
+  }
+}
+
+bool ResultCache::store(const std::string& key, const FileResult& r, double check_ms) const {
+  if (check_ms < options_.min_check_ms) return false;
+  if (std::any_of(r.findings.begin(), r.findings.end(),
+                  [](const report::Finding& f) { return f.kind == report::FindingKind::Unknown; }))
+    return false;
+  const fs::path p = entry_path(options_, key);
+  std::error_code ec;
+  fs::create_directories(p.parent_path(), ec);
+  fs::path tmp = p;
+  tmp += fmt::format(".{}.tmp", std::hash<std::thread::id>{}(std::this_thread::get_id()));
+  std::ofstream out(tmp, std::ios::binary);
+  out << to_json(r).dump();
+  out.close();
+  if (!out) {
+    fs::remove(tmp, ec);
+    return false;
+  }
+  fs::rename(tmp, p, ec);  // atomic: concurrent runs never read half a file
+  return !ec;
+}
+
+void ResultCache::evict() const {
+  struct Entry {
+    fs::path path;
+    uint64_t bytes;
+    fs::file_time_type used;
+  };
+  std::vector<Entry> entries;
+  uint64_t total = 0;
+  std::error_code ec;
+  for (fs::directory_iterator it(options_.dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->path().extension() != ".json") continue;
+    std::error_code e2;
+    const uint64_t bytes = it->file_size(e2);
+    const auto used = it->last_write_time(e2);
+    if (e2) continue;
+    entries.push_back({it->path(), bytes, used});
+    total += bytes;
+  }
+  if (total <= options_.max_bytes) return;
+  // Down to 80% of the bound, so the next runs do not evict again at once.
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });
+  for (const Entry& e : entries) {
+    if (total <= options_.max_bytes / 5 * 4) break;
+    if (fs::remove(e.path, ec)) total -= e.bytes;
+  }
+}
+
+}  // namespace lp::rules

@@ -1,0 +1,58 @@
+#pragma once
+// The results of checking one file, cached on disk by content: a hash of the file's path and
+// text, the configuration, the engine and the running build (a rebuilt binary never reuses
+// another build's results).
+//
+// Policy, so that a warm run is never slower than one without the cache:
+//   - only results that took at least `min_check_ms` to compute are stored: a cheaper file is
+//     checked again faster than its entry is read back;
+//   - files without annotations never touch the cache (the check does nothing an entry saves);
+//   - undecided results (an unknown, e.g. one a budget cut short) are never stored;
+//   - the directory is kept under `max_bytes` by removing the least recently used entries (an
+//     entry's modification time is refreshed when it is used) after a run that wrote any.
+// Entries are read back defensively: anything out of range (a location past the end of the file,
+// an unknown enum value) makes the entry damaged, and it is recomputed and overwritten.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/diag/Diagnostic.h"
+#include "report/Finding.h"
+#include "rules/Config.h"
+
+namespace lp::rules {
+
+/// What checking one file gave.
+struct FileResult {
+  std::vector<report::Finding> findings;
+  std::vector<report::Obligation> obligations;
+};
+
+struct CacheOptions {
+  std::string dir;
+  double min_check_ms = 2.0;                        ///< cheaper results are not stored
+  uint64_t max_bytes = uint64_t{256} << 20;         ///< the directory's size bound
+};
+
+class ResultCache {
+ public:
+  explicit ResultCache(CacheOptions options) : options_(std::move(options)) {}
+
+  /// The key of `text` read from `path`, checked under `config`.
+  static std::string key(const std::string& path, const std::string& text, const Config& config);
+  /// The stored result of `key`, its locations in `source`; nullopt when absent or damaged.
+  std::optional<FileResult> lookup(const std::string& key, const std::shared_ptr<const SourceText>& source) const;
+  /// Stores `result` when the policy above allows it; true when it was written.
+  bool store(const std::string& key, const FileResult& result, double check_ms) const;
+  /// Removes the least recently used entries until the directory is under its bound again.
+  void evict() const;
+
+  const CacheOptions& options() const { return options_; }
+
+ private:
+  CacheOptions options_;
+};
+
+}  // namespace lp::rules
