@@ -6,9 +6,11 @@
 #include <charconv>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "analyzer/ir/Checked.h"
 #include "cli/Command.h"
+#include "hw/AsyncCopy.h"
 #include "hw/BankModel.h"
 #include "hw/HwError.h"
 
@@ -48,8 +50,8 @@ class BanksCommand : public Command {
                     "32 comma-separated byte offsets of lanes 0..31 from a 1024-byte-aligned base")
         ->required();
     sub->add_option("--global-addresses", global_,
-                    "cp.async.ca only: 32 comma-separated global byte addresses lanes 0..31 read (default: each phase "
-                    "reads one 128-byte line, as a row-major fill does)");
+                    "cp.async only: 32 comma-separated global byte addresses lanes 0..31 read (default: each phase "
+                    "reads one 128-byte line, lanes 2k and 2k+1 one 32-byte sector, as a row-major fill does)");
     sub->add_flag("--json", json_, "Machine-readable output");
     return sub;
   }
@@ -58,16 +60,21 @@ class BanksCommand : public Command {
     const hw::Arch& arch = hw::arch_by_name(arch_);
     const hw::SmemInstr& instr = hw::smem_instr(instr_);
     const std::vector<int64_t> shared = parse_addresses(addresses_, "--addresses");
-    const hw::AccessCost cost = global_.empty()
-                                    ? hw::smem_access_cost(arch, instr, shared)
-                                    : hw::smem_access_cost(arch, instr, shared, parse_addresses(global_, "--global-addresses"));
-    if (json_) print_json(cost);
-    else print_text(arch, instr, cost);
+    std::optional<std::vector<int64_t>> global;
+    if (!global_.empty()) global = parse_addresses(global_, "--global-addresses");
+    const bool bypass = instr.async == hw::AsyncCopy::CacheGlobal;
+    // .cg: the global side changes what crosses from L2, not the shared phases.
+    const hw::AccessCost cost = global && !bypass ? hw::smem_access_cost(arch, instr, shared, *global)
+                                                  : hw::smem_access_cost(arch, instr, shared);
+    std::optional<hw::BypassSectors> sectors;
+    if (bypass) sectors = hw::bypass_sectors(arch, instr, shared, global);
+    if (json_) print_json(cost, sectors);
+    else print_text(arch, instr, cost, sectors);
     return kOk;
   }
 
  private:
-  static void print_json(const hw::AccessCost& cost) {
+  static void print_json(const hw::AccessCost& cost, const std::optional<hw::BypassSectors>& sectors) {
     json phases = json::array();
     for (const hw::PhaseCost& p : cost.phases) {
       json phase{{"lanes", p.lanes}, {"wavefronts", p.wavefronts}, {"bank", p.bank}, {"words", p.words}};
@@ -81,10 +88,15 @@ class BanksCommand : public Command {
              {"ideal", cost.ideal},
              {"conflict_free", cost.conflict_free},
              {"phases", std::move(phases)}};
+    if (sectors) {
+      out["l2_sectors"] = sectors->sectors;
+      out["l2_sectors_ideal"] = sectors->ideal;
+    }
     std::cout << out.dump() << "\n";
   }
 
-  static void print_text(const hw::Arch& arch, const hw::SmemInstr& instr, const hw::AccessCost& cost) {
+  static void print_text(const hw::Arch& arch, const hw::SmemInstr& instr, const hw::AccessCost& cost,
+                         const std::optional<hw::BypassSectors>& sectors) {
     std::cout << fmt::format("{} on {}: {} wavefronts, ideal {}, {}{}\n", instr.name, arch.name, cost.wavefronts,
                              cost.ideal, cost.conflict_free ? "conflict-free" : "bank conflicts",
                              cost.merged ? " (load merged)" : "");
@@ -98,6 +110,13 @@ class BanksCommand : public Command {
                                                : fmt::format("  (sources in lines {}; busiest L1 bank read {}x)",
                                                              fmt::join(p.lines, ","), p.read_load));
     }
+    if (!sectors) return;
+    std::cout << fmt::format("L2-to-SM sectors: {}, its data needs {}{}\n", sectors->sectors, sectors->ideal,
+                             sectors->split_lane ? fmt::format(" (lanes {} read one global sector; it lands in shared sectors {})",
+                                                               fmt::join(sectors->split_lanes, ","),
+                                                               fmt::join(sectors->split_shared_sectors, ","))
+                                                 : std::string());
+    std::cout << "(no hardware counter sees a cp.async.cg's shared writes; the phases above are the model's: docs/hardware.md)\n";
   }
 
   std::string arch_, instr_, addresses_, global_;
