@@ -6,7 +6,8 @@ Writes
   OUTDIR/calibration.tsv  one row per single-warp case: the raw counters of its launch
                           (tests/data/sm90_cp_async_wavefronts.tsv is this file);
   OUTDIR/kernels.tsv      one row per in-kernel variant: its shape, the hardware's shared
-                          wavefronts (all, ldmatrix reads = op_ld), ncu's source-counter sums and
+                          wavefronts (all, ldmatrix reads = op_ld), L2-to-SM sectors (when the run
+                          collected them; docs/data/cp_async_kernel_sectors_h100.tsv), ncu's source-counter sums and
                           the kernel's duration (docs/data/cp_async_kernels_h100.tsv is this file);
 and prints both.
 """
@@ -60,11 +61,12 @@ def main():
     keep = ["name", "instruction", "warps", "rows", "row_bytes", "pitch", "swizzle", "stages", "reads", "grid", "tiles",
             "gstride", "goff", "ldgsts_warp_executions"]
     with open(f"{out}/kernels.tsv", "w") as f:
-        f.write("\t".join(keep + ["hw_shared_wavefronts", "hw_shared_op_ld", "ncu_source_wavefronts",
+        f.write("\t".join(keep + ["hw_shared_wavefronts", "hw_shared_op_ld", "hw_l2_sectors", "ncu_source_wavefronts",
                                   "ncu_source_ideal", "duration_us", "description"]) + "\n")
         for k, v in enumerate(variants):
             m, r = khw.get(k, {}), raw.get(k, {})
-            f.write("\t".join([v[c] for c in keep] + [m.get(TOTAL, "-"), m.get(LD, "-"), r.get("memory_l1_wavefronts_shared", "-"),
+            f.write("\t".join([v[c] for c in keep] + [m.get(TOTAL, "-"), m.get(LD, "-"), m.get(L2_SECTORS, "-"),
+                                                      r.get("memory_l1_wavefronts_shared", "-"),
                                                       r.get("memory_l1_wavefronts_shared_ideal", "-"),
                                                       r.get("gpu__time_duration.sum", "-"), v["description"]]) + "\n")
     for name in ("calibration.tsv", "kernels.tsv"):
