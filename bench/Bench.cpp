@@ -1,5 +1,7 @@
 #include "bench/Bench.h"
 
+#include "bench/Limits.h"
+
 #include <fmt/format.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -481,6 +483,9 @@ json run_bench(const BenchOptions& opt) {
     fs::remove_all(synth_dir, ec);
   }
 
+  // (e) the limits.
+  if (opt.limits) result["limits"] = limits_section(LimitsOptions{opt.layoutproof, {}, opt.cache_files, opt.progress});
+
   // The targets.
   json targets = json::array();
   auto target = [&](const std::string& what, double value, double limit, const std::string& unit) {
@@ -501,6 +506,12 @@ json run_bench(const BenchOptions& opt) {
     if (c.contains("cold")) peak = std::max({peak, c["cold"]["peak_rss_mb"].get<double>(), c["warm"]["peak_rss_mb"].get<double>()});
   target("peak memory", peak, 1024, "MiB");
   target("engine disagreements (soundness)", static_cast<double>(disagreements.size()), 0, "");
+  if (result.contains("limits")) {
+    size_t missed = 0;
+    for (const auto& c : result["limits"]["cases"]) missed += !c["met"].get<bool>();
+    for (const auto& c : result["limits"]["cache"]) missed += !c["met"].get<bool>();
+    target("limit cases over their time or memory bound, or a warm cache slower than none", static_cast<double>(missed), 0, "");
+  }
   result["targets"] = targets;
   result["peak_rss_mb"] = peak;
   result["total_s"] = total.elapsed_ms() / 1000;
@@ -568,6 +579,21 @@ std::string render_tables(const json& r) {
     s += fmt::format("\n!!! SOUNDNESS BUG: {} queries where engines that decided disagree; their results are not counted:\n",
                      r["disagreements"].size());
     for (const auto& q : r["disagreements"]) s += "!!!   " + q.dump() + "\n";
+  }
+  if (r.contains("limits")) {
+    s += "\nLIMITS: the worst inputs, each its own process (wall and its peak RSS against its bounds)\n";
+    s += fmt::format("{:<4} {:<58} {:>8} {:>8} {:>8} {:>8} {:>5}  {}\n", "", "case", "wall s", "limit s", "MiB", "cap MiB", "exit",
+                     "answer");
+    for (const auto& c : r["limits"]["cases"])
+      s += fmt::format("{:<4} {:<58} {:>8.2f} {:>8.1f} {:>8.0f} {:>8.0f} {:>5}  {}\n", c["met"].get<bool>() ? "ok" : "MISS",
+                       c["name"].get<std::string>(), c["wall_s"].get<double>(), c["limit_s"].get<double>(),
+                       c["peak_rss_mb"].get<double>(), c["cap_mb"].get<double>(), c["exit"].get<int>(),
+                       c["answer"].get<std::string>());
+    for (const auto& c : r["limits"]["cache"])
+      s += fmt::format("{:<4} cache, {} {}: uncached {:.2f} s, cold {:.2f} s, warm {:.2f} s ({:.2f}x); {} entries, {:.1f} MiB\n",
+                       c["met"].get<bool>() ? "ok" : "MISS", c["files"].get<size_t>(), c["name"].get<std::string>(),
+                       c["uncached_s"].get<double>(), c["cold_s"].get<double>(), c["warm_s"].get<double>(),
+                       c["warm_over_uncached"].get<double>(), c["entries"].get<size_t>(), c["cache_mb"].get<double>());
   }
   s += "\nTARGETS\n";
   for (const auto& t : r["targets"])

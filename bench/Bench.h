@@ -10,6 +10,9 @@
 //   engines     every query (corpus and scaling) with z3, enum, f2 and auto: each engine's time,
 //               auto / fastest, and every disagreement between engines that decided (a soundness
 //               bug, reported loudly and failing the run)
+//   limits      the worst inputs the gate has met, each in its own process with its budget: within
+//               the budget plus 10% and under its memory cap (bench/Limits.h); the result cache on
+//               a large tree, uncached, cold and warm
 //   targets     the targets, each with the measured value and whether it is met
 //
 // Timing is wall-clock on whatever machine runs it: the numbers are for reports, not for tests.
@@ -36,6 +39,9 @@ struct BenchOptions {
   unsigned jobs = 0;                ///< `check` parallelism (0: one per core)
   bool isolate = true;              ///< fork a child for each corpus run and each query's engine runs
   unsigned z3_timeout_ms = 1000;    ///< per Z3 query in the comparisons (a timeout is "undecided")
+  bool limits = true;               ///< run the limits section
+  std::string layoutproof = "/proc/self/exe";  ///< the binary the limits section runs
+  size_t cache_files = 100000;      ///< files of the limits section's cache case (0: none)
   /// Progress lines (section names), e.g. to stderr; may be empty.
   std::function<void(const std::string&)> progress;
 };

@@ -42,8 +42,24 @@ PhaseCost phase_cost(const Arch& arch, const SmemInstr& instr, const std::vector
       cost.words.assign(words.begin(), words.end());
     }
   }
-  cost.wavefronts = std::max<int64_t>(1, busiest) + instr.phase_overhead;
+  cost.wavefronts = std::max<int64_t>(1, busiest);
   return cost;
+}
+
+// The L1 side of a cp.async.ca part: every lane's read of a word counts (no broadcast, measured:
+// lanes reading one global word cost one read each), per bank of the lines it reads.
+void add_read_side(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& global, PhaseCost& part) {
+  std::map<int, int64_t> reads_by_bank;
+  std::set<int64_t> lines;
+  for (int lane : part.lanes) {
+    const int64_t first = global[static_cast<size_t>(lane)];
+    lines.insert(first / kL1LineBytes);
+    for (int64_t w = first / arch.bank_bytes; w <= (first + instr.bytes - 1) / arch.bank_bytes; ++w)
+      ++reads_by_bank[static_cast<int>(w % arch.banks)];
+  }
+  for (const auto& [bank, reads] : reads_by_bank) part.read_load = std::max(part.read_load, reads);
+  part.lines.assign(lines.begin(), lines.end());
+  part.wavefronts = std::max(part.wavefronts, part.read_load);
 }
 
 }  // namespace
@@ -84,7 +100,47 @@ AccessCost smem_access_cost(const Arch& arch, const SmemInstr& instr, const std:
     cost.phases.push_back(phase_cost(arch, instr, addresses, std::move(lanes)));
     cost.wavefronts += cost.phases.back().wavefronts;
   }
-  cost.ideal = static_cast<int64_t>(cost.phases.size()) * (1 + instr.phase_overhead);
+  cost.ideal = static_cast<int64_t>(cost.phases.size());
+  cost.conflict_free = cost.wavefronts == cost.ideal;
+  return cost;
+}
+
+AccessCost smem_access_cost(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses,
+                            const std::vector<int64_t>& global_addresses) {
+  validate_access(arch, instr, addresses);
+  const std::string where = std::string(instr.name) + " on " + std::string(arch.name);
+  if (instr.async != AsyncCopy::CacheAll)
+    throw HwError(where + ": global addresses are modelled for cp.async.ca only (the hardware's shared-memory counters "
+                          "see no cp.async.cg write, whatever its global side; docs/hardware.md)");
+  if (global_addresses.size() != kWarpLanes)
+    throw HwError(where + ": expected 32 global addresses (lanes 0..31), got " + std::to_string(global_addresses.size()));
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
+    const int64_t g = global_addresses[static_cast<size_t>(lane)];
+    if (g < 0 || g % instr.bytes != 0)
+      throw HwError(where + ": lane " + std::to_string(lane) + " global address " + std::to_string(g) +
+                    (g < 0 ? " is negative" : " is not aligned to " + std::to_string(instr.bytes) + " bytes"));
+  }
+  // Lines in the order of the lowest lane that reads each, kAsyncTagLines to a tag group.
+  std::map<int64_t, int> group_of_line;
+  for (int64_t g : global_addresses) {
+    const int64_t line = g / kL1LineBytes;
+    if (!group_of_line.count(line)) {
+      const int seen = static_cast<int>(group_of_line.size());
+      group_of_line[line] = seen / kAsyncTagLines;
+    }
+  }
+  AccessCost cost;
+  for (const std::vector<int>& lanes : phase_lanes(instr, false)) {
+    std::map<int, std::vector<int>> parts;  // tag group -> the phase's lanes reading from it
+    for (int lane : lanes) parts[group_of_line[global_addresses[static_cast<size_t>(lane)] / kL1LineBytes]].push_back(lane);
+    for (auto& [group, part_lanes] : parts) {
+      PhaseCost part = phase_cost(arch, instr, addresses, std::move(part_lanes));
+      add_read_side(arch, instr, global_addresses, part);
+      cost.wavefronts += part.wavefronts;
+      cost.phases.push_back(std::move(part));
+    }
+  }
+  cost.ideal = static_cast<int64_t>(cost.phases.size());
   cost.conflict_free = cost.wavefronts == cost.ideal;
   return cost;
 }

@@ -8,6 +8,12 @@
 // hardware uses for this instruction and these addresses (after load merging): no access can
 // take fewer, since every phase costs at least one wavefront and a phase never carries more
 // than 128 bytes of distinct data.
+//
+// cp.async.ca (LDGSTS through L1) also reads each source from an L1 line, in the same 32 banks, and
+// looks lines up at most kAsyncTagLines at a time: given the global side, each phase splits into
+// parts by those groups of lines, and a part costs the larger of its shared writes and its L1 reads
+// (every lane's read counts, as every write does). Without the global side, each phase's sources are taken
+// to lie in one line, as in a row-major fill. Measured: tests/data/sm90_cp_async_wavefronts.tsv.
 #include <cstdint>
 #include <vector>
 
@@ -17,17 +23,26 @@
 namespace lp::hw {
 
 inline constexpr int kWarpLanes = 32;
+/// Bytes of an L1 cache line (sm_80, sm_90): cp.async.ca reads its sources from such lines.
+inline constexpr int64_t kL1LineBytes = 128;
+/// Distinct source lines one tag-stage wavefront of a cp.async.ca looks up (sm_90, measured: ncu's
+/// l1tex__t_output_wavefronts_pipe_lsu_mem_global_op_ldgsts_cache_access is 1 for 4 lines, 2 for 5, 8 for 32).
+inline constexpr int kAsyncTagLines = 4;
 
 struct PhaseCost {
   std::vector<int> lanes;       ///< lanes whose addresses the phase serves
-  int64_t wavefronts = 1;       ///< distinct words of the busiest bank (>= 1), plus the phase overhead
+  int64_t wavefronts = 1;       ///< distinct words of the busiest bank (>= 1; every lane's word without broadcast)
   int bank = 0;                 ///< the busiest bank (lowest-numbered on ties)
   std::vector<int64_t> words;   ///< the distinct word indices (byte offset / 4) it delivers, ascending
+  /// cp.async.ca with its global side: the lines (address / kL1LineBytes) the part reads, and the
+  /// reads of its busiest L1 bank; `wavefronts` is the larger of that and the write side.
+  std::vector<int64_t> lines;
+  int64_t read_load = 0;
 };
 
 struct AccessCost {
   int64_t wavefronts = 0;  ///< sum over phases
-  int64_t ideal = 0;       ///< number of phases (times 1 + overhead for cp.async)
+  int64_t ideal = 0;       ///< number of phases (cp.async.ca with a global side: phase parts)
   bool conflict_free = false;  ///< wavefronts == ideal
   bool merged = false;     ///< a 64/128-bit load that ran merged
   std::vector<PhaseCost> phases;
@@ -45,5 +60,13 @@ void validate_access(const Arch& arch, const SmemInstr& instr, const std::vector
 /// Validates (see validate_access), then computes the cost. `addresses` are byte offsets of
 /// lanes 0..31 from a 1024-byte-aligned base; lanes the instruction does not read are ignored.
 AccessCost smem_access_cost(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses);
+
+/// The same for a cp.async.ca whose lanes read `global_addresses` (byte addresses, any base):
+/// phases split into parts by groups of kAsyncTagLines source lines (in the order of the lowest
+/// lane reading each line); a part costs max(1, its shared-write load, its L1-read load). Throws
+/// HwError for any other instruction (the shared side of .cg does not depend on it in any counter)
+/// and for global addresses that are not 32, negative or misaligned.
+AccessCost smem_access_cost(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses,
+                            const std::vector<int64_t>& global_addresses);
 
 }  // namespace lp::hw

@@ -7,9 +7,10 @@
 //   - ldmatrix/stmatrix .xN: one phase per 8x8 matrix k, made of the 16-byte rows whose
 //     addresses lanes 8k..8k+7 give; lanes >= 8N give no address;
 //   - a merged 64-bit load is one phase of 32 lanes, a merged 128-bit load two phases of 16.
-// cp.async (LDGSTS) shared-memory writes, measured on an H200 with scripts/gpu (docs/hardware.md):
-// four phases of 8 lanes whatever the width, no broadcast (every lane's write to a word counts),
-// and one extra wavefront per phase.
+// cp.async (LDGSTS) shared-memory writes, measured on an H100 with scripts/gpu (docs/hardware.md,
+// "cp.async"): the phases of a store of the same width, no broadcast (every lane's write to a word
+// counts). `.ca` phases further split by the global lines their sources lie in (hw/BankModel.h);
+// the hardware's shared-memory wavefront counters do not count `.cg` writes at all.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,9 @@ enum class SmemDirection { Load, Store };
 
 /// Per-lane accesses (ld/st.shared, cp.async) or matrix-row accesses (ldmatrix/stmatrix).
 enum class AccessKind { PerLane, MatrixRows };
+
+/// cp.async's cache qualifier: `.ca` (LDGSTS.E*, through L1) or `.cg` (LDGSTS.E.BYPASS.128, L2 only).
+enum class AsyncCopy { None, CacheAll, CacheGlobal };
 
 /// One catalog entry. Invariant: bytes is a power of two in [1,16]; matrices is 1, 2 or 4 for
 /// MatrixRows (bytes == 16) and 0 for PerLane; mergeable only for 64/128-bit PerLane loads.
@@ -33,12 +37,13 @@ struct SmemInstr {
   bool mergeable = false;
   int min_sm = 0;     ///< first architecture with the instruction (PTX ISA)
   bool broadcast = true;  ///< lanes touching one word share it (false: each lane's access counts)
-  int phase_overhead = 0; ///< wavefronts every phase costs on top of its data (cp.async: 1)
+  AsyncCopy async = AsyncCopy::None;  ///< a cp.async form (global -> shared), else None
   bool measured = false;  ///< phase rule measured on sm_90 rather than assumed
   std::string_view sass;  ///< what it compiles to on sm_90, for the probes and the docs
 };
 
-/// Throws HwError listing the known names when `name` is unknown.
+/// Throws HwError listing the known names when `name` is unknown, and naming the forms that
+/// replace it when `name` is a retired one (cp.async.4/.8/.16: say .ca or .cg).
 const SmemInstr& smem_instr(std::string_view name);
 const std::vector<SmemInstr>& smem_instr_catalog();
 

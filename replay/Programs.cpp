@@ -7,6 +7,7 @@
 
 #include "analyzer/parse/Parsers.h"
 #include "hw/Arch.h"
+#include "hw/AsyncCopy.h"
 #include "hw/BankModel.h"
 
 namespace lp::replay {
@@ -89,8 +90,9 @@ namespace {
 
 constexpr const char* kInstruction = "@INSTRUCTION@";
 constexpr const char* kSass = "@SASS@";  // what the access must compile to (cuobjdump -sass)
-constexpr bool kStore = @STORE@;
-constexpr bool kAsync = @ASYNC@;
+constexpr const char* kMetric = "@METRIC@";  // what ncu reads for the two kernels
+constexpr bool kAsync = @ASYNC@;  // cp.async.ca: the launch's counter also holds wavefronts that are not the copy's
+constexpr int kAccessBytes = @BYTES@;
 constexpr long long kPredicted = @PREDICTED@;          // the model's wavefronts for the counterexample
 constexpr long long kControlPredicted = @CONTROL_PREDICTED@;  // and for the conflict-free control
 constexpr int kSmemBytes = @SMEM_BYTES@;
@@ -109,7 +111,8 @@ __device__ __forceinline__ void replay_access(const uint32_t* __restrict__ offse
   const uint32_t lane = threadIdx.x;
   const uint32_t raw = static_cast<uint32_t>(__cvta_generic_to_shared(smem_raw));
   const uint32_t addr = ((raw + 1023u) & ~1023u) + offsets[lane];
-  src += lane;
+  // cp.async reads lane t's source at byte t * kAccessBytes: each phase from one 128-byte line, as the model assumes.
+  const uint8_t* gsrc = reinterpret_cast<const uint8_t*>(src) + lane * kAccessBytes;
   uint32_t r0 = lane, r1 = lane + 1, r2 = lane + 2, r3 = lane + 3, used = 0;
   __syncwarp();
   const long long t0 = clock64();
@@ -205,9 +208,7 @@ bool measure_with_ncu(const std::string& ncu, const char* self, long long* measu
   char dir[] = "/tmp/lp_replay_XXXXXX";
   if (!mkdtemp(dir)) return false;
   const std::string log = std::string(dir) + "/ncu.csv";
-  const std::string metric = kAsync ? "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"
-                             : kStore ? "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
-                                      : "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
+  const std::string metric = kMetric;
   std::vector<std::string> args = {ncu, "--clock-control", "none", "--kernel-name", "regex:^replay_",
                                    "--metrics", metric, "--csv", "--log-file", log, self};
   std::vector<char*> argv;
@@ -253,6 +254,7 @@ bool measure_with_ncu(const std::string& ncu, const char* self, long long* measu
 
 }  // namespace
 
+@CONTEXT_DEFS@
 int main(int argc, char** argv) {
   std::printf("%s at lane byte offsets {%s}; SASS %s\n", kInstruction, "@CASE_SHORT@", kSass);
   // Under ncu: only the two measured kernels, one instruction each.
@@ -273,16 +275,119 @@ int main(int argc, char** argv) {
   const long long case_cycles = launch(replay_case, false, 6);
   const long long control_cycles = launch(replay_control, true, 6);
   std::printf("clock64: %d instructions took %lld cycles, the control's %lld\n", 1, case_cycles, control_cycles);
+  @CONTEXT@
   if (!force_clock && !ncu.empty()) {
     long long measured = 0, control = 0;
     if (measure_with_ncu(ncu, argv[0], &measured, &control)) {
       std::printf("control: predicted %lld, measured %lld wavefronts\n", kControlPredicted, control);
+      if (kAsync) {
+        // LDGSTS shares l1tex__data_pipe_lsu_wavefronts_mem_shared with wavefronts every launch has
+        // (4 per launch on an H100, docs/hardware.md): the control's excess over its prediction.
+        std::printf("case: %lld wavefronts in the launch, %lld of them not the copy's\n", measured, control - kControlPredicted);
+        measured -= control - kControlPredicted;
+      }
       std::printf("LP_REPLAY method=ncu predicted %lld, measured %lld\n", kPredicted, measured);
       return 0;
     }
     std::printf("ncu gave no metrics\n");
   }
   @CLOCK64_ESTIMATE@
+}
+)cu";
+
+// cp.async.cg's cost shows inside a fill kernel: every warp of up to 3 blocks per SM copies 16 bytes
+// per lane from an L2-resident window to the case's (or the control's) lane offsets, 2 copies per
+// stage, 2 stages, and the kernel is timed (best of 7 launches). Needs kCase and kControl (32 lane
+// offsets each) declared before it.
+constexpr std::string_view kFillTimingDefs = R"cu(
+namespace fill_timing {
+
+constexpr int kWarps = 4, kCopies = 2, kStages = 2, kIterations = 512;
+constexpr int kWindow = 1 << 20;
+
+__global__ void __launch_bounds__(kWarps * 32) context_fill(const uint8_t* __restrict__ g, const uint32_t* __restrict__ pattern,
+                                                            uint32_t span) {
+  extern __shared__ uint8_t smem_raw[];
+  const uint32_t raw = static_cast<uint32_t>(__cvta_generic_to_shared(smem_raw));
+  const uint32_t base = (raw + 1023u) & ~1023u;
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const uint32_t mine = base + pattern[lane] + warp * kCopies * kStages * span;
+  uint32_t chunk = (blockIdx.x * kWarps + warp) * 97u;
+  for (int it = 0; it < kIterations; ++it) {
+#pragma unroll
+    for (int k = 0; k < kCopies; ++k) {
+      const uint8_t* src = g + (chunk++ % (kWindow / 512)) * 512 + lane * 16;
+      const uint32_t dst = mine + ((it % kStages) * kCopies + k) * span;
+      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"(dst), "l"(src) : "memory");
+    }
+    asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 1;" ::: "memory");
+  }
+  asm volatile("cp.async.wait_all;" ::: "memory");
+}
+
+float best_us(const uint32_t* offsets, const uint8_t* g, uint32_t* pattern, uint32_t span, int grid, int smem) {
+  check(cudaMemcpy(pattern, offsets, 32 * sizeof(uint32_t), cudaMemcpyHostToDevice), "cudaMemcpy");
+  cudaEvent_t start, stop;
+  check(cudaEventCreate(&start), "event");
+  check(cudaEventCreate(&stop), "event");
+  float best = 1e30f;
+  for (int run = 0; run < 9; ++run) {
+    check(cudaEventRecord(start), "record");
+    context_fill<<<grid, kWarps * 32, smem>>>(g, pattern, span);
+    check(cudaEventRecord(stop), "record");
+    check(cudaEventSynchronize(stop), "context_fill");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, start, stop), "elapsed");
+    if (run >= 2) best = std::min(best, ms * 1000.f);
+  }
+  return best;
+}
+
+// Times both patterns (span: their extent rounded to 1024 bytes), prints, returns case / control.
+double case_over_control(const uint32_t* case_offsets, const uint32_t* control_offsets, uint32_t span) {
+  cudaDeviceProp prop;
+  check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+  const int smem = kWarps * kCopies * kStages * static_cast<int>(span) + 1024;
+  check(cudaFuncSetAttribute(context_fill, cudaFuncAttributeMaxDynamicSharedMemorySize, smem), "attribute");
+  const int per_sm = std::max(1, std::min(3, static_cast<int>(prop.sharedMemPerMultiprocessor / (smem + 1024))));
+  const int grid = prop.multiProcessorCount * per_sm;
+  uint8_t* g = nullptr;
+  uint32_t* pattern = nullptr;
+  check(cudaMalloc(&g, kWindow), "cudaMalloc");
+  check(cudaMemset(g, 1, kWindow), "cudaMemset");
+  check(cudaMalloc(&pattern, 32 * sizeof(uint32_t)), "cudaMalloc");
+  const float control_us = best_us(control_offsets, g, pattern, span, grid, smem);
+  const float case_us = best_us(case_offsets, g, pattern, span, grid, smem);
+  cudaFree(g);
+  cudaFree(pattern);
+  std::printf("in a cp.async.cg fill kernel (%d blocks of %d warps, L2-resident source): case %.2f us, control %.2f us "
+              "(ratio %.3f)\n", grid, kWarps, case_us, control_us, case_us / control_us);
+  return case_us / control_us;
+}
+
+}  // namespace fill_timing
+)cu";
+
+// LP002 on cp.async.cg: no shared-memory counter sees its writes (docs/hardware.md, "cp.async"),
+// so the replay is the fill kernel alone; the time ratio scales the control's wavefronts into an
+// estimate for the case.
+constexpr std::string_view kAsyncTimingTemplate = R"cu(
+#include <cmath>
+
+namespace {
+constexpr const char* kInstruction = "@INSTRUCTION@";
+constexpr long long kPredicted = @PREDICTED@;
+constexpr long long kControlPredicted = @CONTROL_PREDICTED@;
+constexpr uint32_t kCase[32] = {@CASE@};
+constexpr uint32_t kControl[32] = {@CONTROL@};
+}  // namespace
+@FILL_TIMING@
+int main() {
+  std::printf("%s at lane byte offsets {%s}, timed inside a fill kernel (SASS LDGSTS.E.BYPASS.128)\n", kInstruction, "@CASE_SHORT@");
+  const double ratio = fill_timing::case_over_control(kCase, kControl, @SPAN@);
+  const long long estimate = std::max(1LL, std::llround(kControlPredicted * ratio));
+  std::printf("LP_REPLAY method=timing predicted %lld, measured %lld\n", kPredicted, estimate);
+  return 0;
 }
 )cu";
 
@@ -295,7 +400,8 @@ std::string ptx_opcode(const hw::SmemInstr& instr) {
     return fmt::format("{}.sync.aligned.m8n8.x{}{}.shared.b16", load ? "ldmatrix" : "stmatrix", instr.matrices,
                        instr.trans ? ".trans" : "");
   }
-  if (n.starts_with("cp.async")) return "cp.async.ca.shared.global";
+  if (instr.async == hw::AsyncCopy::CacheAll) return "cp.async.ca.shared.global";
+  if (instr.async == hw::AsyncCopy::CacheGlobal) return "cp.async.cg.shared.global";
   return std::string(n);
 }
 
@@ -314,8 +420,8 @@ std::string access_statement(const hw::SmemInstr& instr) {
                          instr.matrices, operands);
     return fmt::format("asm volatile(\"{} [%0], {{{}}};\" :: \"r\"(addr), {} : \"memory\");", op, list, operands);
   }
-  if (op == "cp.async.ca.shared.global")
-    return fmt::format("asm volatile(\"{} [%0], [%1], {};\\n\\tcp.async.wait_all;\" :: \"r\"(addr), \"l\"(src) : \"memory\");",
+  if (instr.async != hw::AsyncCopy::None)
+    return fmt::format("asm volatile(\"{} [%0], [%1], {};\\n\\tcp.async.wait_all;\" :: \"r\"(addr), \"l\"(gsrc) : \"memory\");",
                        op, instr.bytes);
   if (instr.bytes < 4) {
     if (load)
@@ -345,7 +451,7 @@ std::vector<int64_t> control_addresses(const hw::SmemInstr& instr) {
 // where the device calibration (docs/replay-results.md) showed they recover the wavefronts;
 // elsewhere the result is "unmeasured": the prediction stands unconfirmed.
 std::string clock64_ending(const hw::SmemInstr& instr) {
-  const bool load = instr.direction == hw::SmemDirection::Load && !instr.name.starts_with("cp.async");
+  const bool load = instr.direction == hw::SmemDirection::Load;
   std::string unmeasured =
       "std::printf(\"LP_REPLAY method=unmeasured predicted %lld, measured -1\\n\", kPredicted);\n  return 0;";
   if (!load)
@@ -364,32 +470,97 @@ std::string clock64_ending(const hw::SmemInstr& instr) {
          "  return 0;";
 }
 
-std::string bank_program(const json& finding) {
-  const json& cex = finding.at("counterexample");
-  const hw::SmemInstr& instr = hw::smem_instr(cex.at("instruction").get<std::string>());
-  const hw::Arch& arch = hw::arch_by_name(cex.value("arch", std::string("sm_90")));
+// 4 warps x 2 copies x 2 stages of the widest span must fit in a block's shared memory.
+constexpr int64_t kMaxTimingSpan = 12 * 1024;
+
+namespace {
+
+std::string lane_list(const std::vector<int64_t>& lanes) {
+  std::string s;
+  for (size_t k = 0; k < lanes.size(); ++k) s += (k ? "," : "") + std::to_string(lanes[k]);
+  return s;
+}
+
+// The case's and the control's extent for the fill kernel, rounded to 1024 bytes.
+int64_t fill_span(const std::vector<int64_t>& lanes, const std::vector<int64_t>& control) {
+  const int64_t top = std::max(*std::max_element(lanes.begin(), lanes.end()), *std::max_element(control.begin(), control.end())) + 16;
+  const int64_t span = (top + 1023) / 1024 * 1024;
+  if (span > kMaxTimingSpan)
+    throw ReplayError(fmt::format("the access spans {} bytes; the fill kernel's stages fit at most {}", span, kMaxTimingSpan));
+  return span;
+}
+
+std::vector<int64_t> lane_addresses(const json& cex, const char* rule) {
   std::vector<int64_t> lanes = cex.at("lane_addresses").get<std::vector<int64_t>>();
-  if (lanes.size() != 32) throw ReplayError("LP002 counterexample has " + std::to_string(lanes.size()) + " lane addresses, not 32");
-  const int64_t predicted = cex.at("wavefronts").get<int64_t>();
-  std::vector<int64_t> control = control_addresses(instr);
-  const int64_t control_predicted = hw::smem_access_cost(arch, instr, control).wavefronts;
+  if (lanes.size() != 32)
+    throw ReplayError(fmt::format("{} counterexample has {} lane addresses, not 32", rule, lanes.size()));
+  return lanes;
+}
+
+// One instruction of one warp at the case's and the control's addresses, measured by ncu's
+// `metric` (less the launch's other counts for cp.async, from the control), with clock64 beside it
+// and `context` (code over kCase/kControl, defined by `context_defs`) run before ncu.
+std::string single_warp_program(const json& finding, const hw::SmemInstr& instr, const std::vector<int64_t>& lanes,
+                                int64_t predicted, const std::vector<int64_t>& control, int64_t control_predicted,
+                                const std::string& metric, const std::string& context_defs, const std::string& context) {
   const int64_t top = *std::max_element(lanes.begin(), lanes.end()) + 16;
-  std::string short_list;
-  for (size_t k = 0; k < lanes.size(); ++k) short_list += (k ? "," : "") + std::to_string(lanes[k]);
   return header(finding) + std::string(kCommonHost) +
          fill(std::string(kBankTemplate),
               {{"INSTRUCTION", std::string(instr.name)},
                {"SASS", std::string(instr.sass)},
-               {"STORE", instr.direction == hw::SmemDirection::Store ? "true" : "false"},
-               {"ASYNC", instr.name.starts_with("cp.async") ? "true" : "false"},
+               {"METRIC", metric},
+               {"ASYNC", instr.async != hw::AsyncCopy::None ? "true" : "false"},
+               {"BYTES", std::to_string(instr.bytes)},
                {"PREDICTED", std::to_string(predicted)},
                {"CONTROL_PREDICTED", std::to_string(control_predicted)},
                {"SMEM_BYTES", std::to_string((top + 1023) / 1024 * 1024)},
                {"CASE", c_array(lanes)},
-               {"CASE_SHORT", short_list},
+               {"CASE_SHORT", lane_list(lanes)},
                {"CONTROL", c_array(control)},
                {"ACCESS", access_statement(instr)},
+               {"CONTEXT_DEFS", context_defs},
+               {"CONTEXT", context},
                {"CLOCK64_ESTIMATE", clock64_ending(instr)}});
+}
+
+}  // namespace
+
+std::string bank_program(const json& finding) {
+  const json& cex = finding.at("counterexample");
+  const hw::SmemInstr& instr = hw::smem_instr(cex.at("instruction").get<std::string>());
+  const hw::Arch& arch = hw::arch_by_name(cex.value("arch", std::string("sm_90")));
+  const std::vector<int64_t> lanes = lane_addresses(cex, "LP002");
+  const int64_t predicted = cex.at("wavefronts").get<int64_t>();
+  const std::vector<int64_t> control = control_addresses(instr);
+  const int64_t control_predicted = hw::smem_access_cost(arch, instr, control).wavefronts;
+  if (instr.async == hw::AsyncCopy::CacheGlobal)
+    return header(finding) + std::string(kCommonHost) +
+           fill(std::string(kAsyncTimingTemplate), {{"INSTRUCTION", std::string(instr.name)},
+                                                    {"PREDICTED", std::to_string(predicted)},
+                                                    {"CONTROL_PREDICTED", std::to_string(control_predicted)},
+                                                    {"CASE", c_array(lanes)},
+                                                    {"CASE_SHORT", lane_list(lanes)},
+                                                    {"CONTROL", c_array(control)},
+                                                    {"FILL_TIMING", std::string(kFillTimingDefs)},
+                                                    {"SPAN", std::to_string(fill_span(lanes, control))}});
+  const std::string metric = instr.async == hw::AsyncCopy::CacheAll ? "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"
+                             : instr.direction == hw::SmemDirection::Store
+                                 ? "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
+                                 : "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
+  return single_warp_program(finding, instr, lanes, predicted, control, control_predicted, metric, "", "");
+}
+
+std::string async_sector_program(const json& finding) {
+  const json& cex = finding.at("counterexample");
+  const hw::SmemInstr& instr = hw::smem_instr(cex.at("instruction").get<std::string>());
+  if (instr.async != hw::AsyncCopy::CacheGlobal) throw ReplayError("LP009 is about cp.async.cg, not " + std::string(instr.name));
+  const hw::Arch& arch = hw::arch_by_name(cex.value("arch", std::string("sm_90")));
+  const std::vector<int64_t> lanes = lane_addresses(cex, "LP009");
+  const std::vector<int64_t> control = control_addresses(instr);
+  const int64_t control_predicted = hw::bypass_sectors(arch, instr, control).sectors;
+  const std::string context = fmt::format("fill_timing::case_over_control(kCase, kControl, {});", fill_span(lanes, control));
+  return single_warp_program(finding, instr, lanes, cex.at("sectors").get<int64_t>(), control, control_predicted,
+                             "l1tex__m_xbar2l1tex_read_sectors.sum", std::string(kFillTimingDefs), context);
 }
 
 namespace {

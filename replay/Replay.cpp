@@ -70,10 +70,11 @@ std::optional<Outcome> parse_outcome(std::string_view output) {
     o.method = m[1].str();
     o.predicted = std::stoll(m[2].str());
     o.measured = std::stoll(m[3].str());
-    // ncu and exact replays must equal the prediction; a clock64 estimate agrees within a quarter
-    // (docs/replay.md); an unmeasured replay (no ncu, no calibrated timing) never agrees.
+    // ncu and exact replays must equal the prediction; a clock64 or timing estimate agrees within a
+    // quarter (docs/replay.md); an unmeasured replay (no ncu, no calibrated timing) never agrees.
+    const bool estimate = o.method == "clock64" || o.method == "timing";
     o.agrees = o.method == "unmeasured" ? false
-               : o.method == "clock64" ? std::abs(o.measured - o.predicted) <= std::max<int64_t>(1, o.predicted / 4)
+               : estimate ? std::abs(o.measured - o.predicted) <= std::max<int64_t>(1, o.predicted / 4)
                                        : o.measured == o.predicted;
     last = o;
   }
@@ -111,6 +112,8 @@ std::vector<Replay> generate_replays(const json& doc) {
         if (r.rule == "LP002") {
           r.source = bank_program(f);
           if (hw::smem_instr(f.at("counterexample").at("instruction").get<std::string>()).min_sm >= 90) r.min_sm = 90;
+        } else if (r.rule == "LP009") {
+          r.source = async_sector_program(f);
         } else if (r.rule == "LP001") {
           r.source = injectivity_program(f);
         } else if (r.rule == "LP004") {

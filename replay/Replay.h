@@ -72,7 +72,7 @@ CoverTable cover_table(const Layout& layout, const std::vector<TargetRange>& tar
 /// The result line every replay program prints:
 /// `LP_REPLAY method=ncu predicted N, measured M`.
 struct Outcome {
-  std::string method;  ///< ncu, clock64 (an estimate) or exact (injectivity, coverage)
+  std::string method;  ///< ncu, clock64 or timing (estimates: cp.async.cg fill time) or exact (injectivity, coverage)
   int64_t predicted = 0;
   int64_t measured = 0;
   bool agrees = false;

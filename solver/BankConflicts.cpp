@@ -331,9 +331,9 @@ Encoded encode(z3::context& ctx, const SmemAccess& a, const Z3Layout& enc) {
           load = load + z3::ite(counted[c] && bank_of[c] == k(bank), cnt(1), cnt(0));
         busiest = z3::ite(z3::ugt(load, busiest), load, busiest);
       }
-      total = total + busiest + cnt(a.instr().phase_overhead);
+      total = total + busiest;
     }
-    return std::pair{total, cnt(static_cast<int64_t>(phases.size()) * (1 + a.instr().phase_overhead))};
+    return std::pair{total, cnt(static_cast<int64_t>(phases.size()))};
   };
   auto [total_u, ideal_u] = structure_cost(false);
   z3::expr total = total_u, ideal = ideal_u;

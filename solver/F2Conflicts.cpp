@@ -279,8 +279,8 @@ std::optional<F2Cost> F2AccessMap::cost(std::string* why_not) const {
   const int free_bits = (instr.broadcast ? words.rank() : v_bits + j_bits) - banks.rank();
   c.per_bank = int64_t{1} << free_bits;
   c.phases = static_cast<int64_t>(phases.size());
-  c.wavefronts = checked_mul(c.phases, checked_add(c.per_bank, instr.phase_overhead));
-  c.ideal = c.phases * (1 + instr.phase_overhead);
+  c.wavefronts = checked_mul(c.phases, c.per_bank);
+  c.ideal = c.phases;
   return c;
 }
 

@@ -451,7 +451,7 @@ class StatementReader {
   AccessDecl access() {
     std::optional<Name> label = optional_label();
     Name buf = smem_buffer("the access reads or writes");
-    Name instr_name = token("a shared-memory instruction (e.g. ldmatrix.x4, cp.async.16, ld.shared.v4.b32)", true);
+    Name instr_name = token("a shared-memory instruction (e.g. ldmatrix.x4, cp.async.cg.16, ld.shared.v4.b32)", true);
     const hw::SmemInstr* instr = nullptr;
     try {
       instr = &hw::smem_instr(instr_name.text);

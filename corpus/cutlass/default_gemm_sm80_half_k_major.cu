@@ -17,7 +17,7 @@
  * layoutproof: smem sA : f16 = Sw<3,3,3> o _0 o ((_8,_16),_64):((_64,_512),_1) align 128
  * G2S: thread t copies 8 halves at m = t/8, k = 8*(t%8); the 128 threads cover (16,64), so warp 0
  * (threads 0-31) writes rows 0-3 of every 16-row step: 8 issues.
- * layoutproof: access g2s: sA cp.async.16 lanes (_8,_4,_8):(_8@1,_1@0,_16@0)
+ * layoutproof: access g2s: sA cp.async.ca.16 lanes (_8,_4,_8):(_8@1,_1@0,_16@0)
  * layoutproof: expect g2s conflict-free
  * S2R: ldmatrix.x4 of a 16x16 A fragment (lanes 0-15 rows 0-15, lanes 16-31 the same rows 8 halves
  * on); 2x2 warps with Tile<_32,_32,_16>: warp 0 reads rows 32i..32i+15 for 4 k-blocks of 16.

@@ -16,7 +16,7 @@
 #     composition(Swizzle<3,3,3>{}, Layout<Shape<_8,Int<64>>, Stride<Int<64>,_1>>{})
 # layoutproof: smem sQ : f16 = Sw<3,3,3> o _0 o ((_8,_8),_64):((_64,_512),_1) align 128
 # layoutproof: expect sQ injective
-# layoutproof: access g2s: sQ cp.async.16 lanes (_8,_4,_2):(_8@1,_1@0,_32@0)
+# layoutproof: access g2s: sQ cp.async.cg.16 lanes (_8,_4,_2):(_8@1,_1@0,_32@0)
 # layoutproof: expect g2s conflict-free
 # layoutproof: access s2r: sQ ldmatrix.x4 lanes (_16,_2,_4):(_1@0,_8@1,_16@1)
 # layoutproof: expect s2r conflict-free

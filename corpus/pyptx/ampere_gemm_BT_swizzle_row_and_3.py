@@ -14,6 +14,6 @@
 # layoutproof: arch sm_80
 # layoutproof: smem sBT : bf16 = Sw<2,3,2> o _0 o (_128,_32):(_32,_1)
 # layoutproof: expect sBT injective
-# layoutproof: access g2s: sBT cp.async.16 lanes (_4,_8,_4):(_8@1,_1@0,_32@0)
+# layoutproof: access g2s: sBT cp.async.cg.16 lanes (_4,_8,_4):(_8@1,_1@0,_32@0)
 # layoutproof: expect g2s conflict-free
 # layoutproof: access s2r: sBT ldmatrix.x4 lanes (_8,_2,_2,_2,_4):(_1@0,_8@1,_8@0,_16@1,_16@0)

@@ -51,14 +51,9 @@ with open(results_path, "w") as out:
     for launch, case in enumerate(cases):
         cid, instr, expected = case[0], case[1], int(case[2])
         m = metrics[launch]
-        if instr.startswith("cp.async"):
-            kind = None  # LDGSTS shared writes: only the all-operations total is read
-            measured = m["l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"]
-            conflicts = ""
-        else:
-            kind = "ld" if instr.startswith("ld") else "st"
-            measured = m[f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{kind}.sum"]
-            conflicts = int(m[f"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{kind}.sum"])
+        kind = "ld" if instr.startswith("ld") else "st"
+        measured = m[f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{kind}.sum"]
+        conflicts = int(m[f"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{kind}.sum"])
         ok = int(measured) == expected
         bad += not ok
         out.write(f"{cid}\t{instr}\t{expected}\t{int(measured)}\t{conflicts}\t{'yes' if ok else 'NO'}\n")

@@ -23,7 +23,6 @@ constexpr int kSmemBytes = 64 * 1024;  // covers every probe offset; 1024 more f
 enum class Op {
   LdU8, LdU16, LdB32, LdV2, LdV4, StU8, StU16, StB32, StV2, StV4,
   Ldsm1, Ldsm2, Ldsm4, Ldsm1T, Ldsm2T, Ldsm4T, Stsm1, Stsm2, Stsm4, Stsm1T, Stsm2T, Stsm4T,
-  CpAsync4, CpAsync8, CpAsync16,
 };
 
 struct OpName {
@@ -39,14 +38,12 @@ constexpr OpName kOps[] = {
     {"ldmatrix.x4", Op::Ldsm4},       {"ldmatrix.x1.trans", Op::Ldsm1T},  {"ldmatrix.x2.trans", Op::Ldsm2T},
     {"ldmatrix.x4.trans", Op::Ldsm4T}, {"stmatrix.x1", Op::Stsm1},        {"stmatrix.x2", Op::Stsm2},
     {"stmatrix.x4", Op::Stsm4},       {"stmatrix.x1.trans", Op::Stsm1T},  {"stmatrix.x2.trans", Op::Stsm2T},
-    {"stmatrix.x4.trans", Op::Stsm4T}, {"cp.async.4", Op::CpAsync4},      {"cp.async.8", Op::CpAsync8},
-    {"cp.async.16", Op::CpAsync16},
-};
+    {"stmatrix.x4.trans", Op::Stsm4T},
+};  // cp.async has its own probe, cp_async_probe.cu
 
 // One shared-memory instruction; the loaded registers go to global memory so nothing is dead.
 template <Op kOp>
-__global__ void probe(const uint32_t* __restrict__ offsets, uint32_t* __restrict__ sink,
-                      const uint4* __restrict__ gsrc) {
+__global__ void probe(const uint32_t* __restrict__ offsets, uint32_t* __restrict__ sink) {
   extern __shared__ uint8_t smem_raw[];
   const uint32_t lane = threadIdx.x;
   const uint32_t raw = static_cast<uint32_t>(__cvta_generic_to_shared(smem_raw));
@@ -108,30 +105,25 @@ __global__ void probe(const uint32_t* __restrict__ offsets, uint32_t* __restrict
   } else if constexpr (kOp == Op::Stsm4T) {
     asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(addr), "r"(r0),
                  "r"(r1), "r"(r2), "r"(r3) : "memory");
-  } else if constexpr (kOp == Op::CpAsync4 || kOp == Op::CpAsync8 || kOp == Op::CpAsync16) {
-    constexpr int kBytes = kOp == Op::CpAsync4 ? 4 : kOp == Op::CpAsync8 ? 8 : 16;
-    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n\tcp.async.wait_all;" ::"r"(addr), "l"(gsrc + lane),
-                 "n"(kBytes) : "memory");
   }
   sink[lane] = r0 ^ r1 ^ r2 ^ r3;
 }
 
 template <Op kOp>
-void launch(const uint32_t* offsets, uint32_t* sink, const uint4* gsrc) {
+void launch(const uint32_t* offsets, uint32_t* sink) {
   cudaFuncSetAttribute(probe<kOp>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes + 1024);
-  probe<kOp><<<1, 32, kSmemBytes + 1024>>>(offsets, sink, gsrc);
+  probe<kOp><<<1, 32, kSmemBytes + 1024>>>(offsets, sink);
 }
 
-void launch_op(Op op, const uint32_t* offsets, uint32_t* sink, const uint4* gsrc) {
+void launch_op(Op op, const uint32_t* offsets, uint32_t* sink) {
   switch (op) {
 #define LP_PROBE_CASE(X) \
-  case Op::X: launch<Op::X>(offsets, sink, gsrc); break;
+  case Op::X: launch<Op::X>(offsets, sink); break;
     LP_PROBE_CASE(LdU8) LP_PROBE_CASE(LdU16) LP_PROBE_CASE(LdB32) LP_PROBE_CASE(LdV2) LP_PROBE_CASE(LdV4)
     LP_PROBE_CASE(StU8) LP_PROBE_CASE(StU16) LP_PROBE_CASE(StB32) LP_PROBE_CASE(StV2) LP_PROBE_CASE(StV4)
     LP_PROBE_CASE(Ldsm1) LP_PROBE_CASE(Ldsm2) LP_PROBE_CASE(Ldsm4) LP_PROBE_CASE(Ldsm1T) LP_PROBE_CASE(Ldsm2T)
     LP_PROBE_CASE(Ldsm4T) LP_PROBE_CASE(Stsm1) LP_PROBE_CASE(Stsm2) LP_PROBE_CASE(Stsm4) LP_PROBE_CASE(Stsm1T)
-    LP_PROBE_CASE(Stsm2T) LP_PROBE_CASE(Stsm4T) LP_PROBE_CASE(CpAsync4) LP_PROBE_CASE(CpAsync8)
-    LP_PROBE_CASE(CpAsync16)
+    LP_PROBE_CASE(Stsm2T) LP_PROBE_CASE(Stsm4T)
 #undef LP_PROBE_CASE
   }
 }
@@ -165,11 +157,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   uint32_t *offsets = nullptr, *sink = nullptr;
-  uint4* gsrc = nullptr;
   check(cudaMalloc(&offsets, 32 * sizeof(uint32_t)), "cudaMalloc offsets");
   check(cudaMalloc(&sink, 32 * sizeof(uint32_t)), "cudaMalloc sink");
-  check(cudaMalloc(&gsrc, 32 * sizeof(uint4)), "cudaMalloc gsrc");
-  check(cudaMemset(gsrc, 0, 32 * sizeof(uint4)), "cudaMemset");
   std::string line;
   int launched = 0;
   while (std::getline(in, line)) {
@@ -193,7 +182,7 @@ int main(int argc, char** argv) {
       return 2;
     }
     check(cudaMemcpy(offsets, host.data(), 32 * sizeof(uint32_t), cudaMemcpyHostToDevice), "cudaMemcpy");
-    launch_op(op, offsets, sink, gsrc);
+    launch_op(op, offsets, sink);
     check(cudaDeviceSynchronize(), id.c_str());
     std::printf("%d\t%s\t%s\n", launched++, id.c_str(), instr.c_str());
   }

@@ -56,7 +56,7 @@ TEST_CASE("the annotated sgemm_sm80 example", "[annotate][examples]") {
   CHECK(sa.align->value == 128);
   CHECK(body<ExpectStmt>(r, 3).kind == ExpectKind::Injective);
   const auto& g2s = body<AccessDecl>(r, 4);
-  CHECK(g2s.instr->name == "cp.async.16");
+  CHECK(g2s.instr->name == "cp.async.ca.16");
   CHECK(g2s.arch->sm == 80);
   CHECK(g2s.lanes.parsed.layout.size() == 256);
   CHECK(body<ExpectStmt>(r, 5).kind == ExpectKind::ConflictFree);

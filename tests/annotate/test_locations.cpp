@@ -15,7 +15,7 @@ TEST_CASE("names, numbers and layouts carry file positions", "[annotate][locatio
   //                  1234567890123456789012345678901234567890123456789012345678
   std::string text = "int k;\n"
                      "    // layoutproof: smem sA : f16 = (_8,_64):(_64,_1) align 128\n"
-                     "// layoutproof: access g: sA cp.async.16 lanes (_8,_4):(_8@1,_1@0)\n";
+                     "// layoutproof: access g: sA cp.async.cg.16 lanes (_8,_4):(_8@1,_1@0)\n";
   auto r = parse("k.cu", text);
   INFO(rendered(r));
   REQUIRE(r.diagnostics.empty());
@@ -32,8 +32,8 @@ TEST_CASE("names, numbers and layouts carry file positions", "[annotate][locatio
   CHECK(lc(a.name->loc) == LC{3, 24});
   CHECK(lc(a.buffer.loc) == LC{3, 27});
   CHECK(lc(a.instr_name.loc) == LC{3, 30});
-  CHECK(lc(a.lanes.loc) == LC{3, 48});
-  CHECK(a.lanes.source->col_base == 48);
+  CHECK(lc(a.lanes.loc) == LC{3, 51});
+  CHECK(a.lanes.source->col_base == 51);
 }
 
 TEST_CASE("a layout error points into the original line", "[annotate][locations]") {

@@ -12,7 +12,7 @@ namespace lp::test {
 const std::vector<std::string>& corpus_projects() {
   static const std::vector<std::string> projects = {"CUTLASS", "FlashAttention", "ThunderKittens", "TileLang",
                                                     "Triton",  "DeepGEMM",       "TIRx-kernels",   "TVM",
-                                                    "pyptx",   "flashinfer",     "Fuser"};
+                                                    "pyptx",   "flashinfer",     "Fuser",          "llama.cpp"};
   return projects;
 }
 

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <functional>
 
+#include "hw/AsyncCopy.h"
 #include "hw/BankModel.h"
 #include "hw/HwError.h"
 
@@ -180,22 +181,105 @@ TEST_CASE("invalid accesses are rejected with the lane and the rule", "[hw][bank
   CHECK_THROWS_AS(lp::hw::arch_by_name("sm_70"), HwError);
 }
 
-TEST_CASE("cp.async shared writes: quarter-warp phases, no broadcast, one extra wavefront per phase",
-          "[hw][banks]") {
-  // Measured on an H200 (scripts/gpu/cp_async_cases.tsv), worked by hand:
-  // 16-byte consecutive: 4 phases x (1 + 1) = 8.
-  CHECK(cost("cp.async.16", lanes([](int64_t t) { return 16 * t; })).wavefronts == 8);
-  // 4-byte consecutive also splits into quarter-warps: 4 x (1 + 1) = 8.
-  auto consec4 = cost("cp.async.4", lanes([](int64_t t) { return 4 * t; }), "sm_80");
-  CHECK(consec4.wavefronts == 8);
-  CHECK(consec4.ideal == 8);
-  CHECK(consec4.conflict_free);
-  // All lanes on one word: no broadcast, 8 writes per phase: 4 x (8 + 1) = 36.
-  CHECK(cost("cp.async.4", lanes([](int64_t) { return 0; })).wavefronts == 36);
-  // Lane pairs on one chunk: 2 writes per bank per phase: 4 x (2 + 1) = 12.
-  CHECK(cost("cp.async.16", lanes([](int64_t t) { return 16 * (t / 2); })).wavefronts == 12);
+TEST_CASE("cp.async shared writes: a store's phases without broadcast", "[hw][banks]") {
+  // Measured on an H100 (tests/data/sm90_cp_async_wavefronts.tsv), worked by hand:
+  // 16-byte consecutive: 4 phases of 8 lanes, 128 bytes each: 4.
+  auto consec16 = cost("cp.async.ca.16", lanes([](int64_t t) { return 16 * t; }));
+  CHECK(consec16.wavefronts == 4);
+  CHECK(consec16.ideal == 4);
+  CHECK(consec16.conflict_free);
+  // 4-byte copies are one phase of 32 lanes, as st.shared.b32: consecutive words 1.
+  auto consec4 = cost("cp.async.ca.4", lanes([](int64_t t) { return 4 * t; }), "sm_80");
+  CHECK(consec4.wavefronts == 1);
+  CHECK(consec4.ideal == 1);
+  // ... so rows of 8 lanes 128 bytes apart put lanes t, t+8, t+16, t+24 on one bank: 4.
+  CHECK(cost("cp.async.ca.4", lanes([](int64_t t) { return 128 * (t / 8) + 4 * (t % 8); })).wavefronts == 4);
+  // All lanes on one word: no broadcast, 32 writes to bank 0.
+  CHECK(cost("cp.async.ca.4", lanes([](int64_t) { return 0; })).wavefronts == 32);
+  // 8-byte copies run as two phases of 16 lanes; lane pairs on one chunk write each word twice: 2 x 2.
+  CHECK(cost("cp.async.ca.8", lanes([](int64_t t) { return 8 * (t / 2); })).wavefronts == 4);
+  // 16-byte lane pairs on one chunk: 4 phases x 2.
+  CHECK(cost("cp.async.ca.16", lanes([](int64_t t) { return 16 * (t / 2); })).wavefronts == 8);
+  // .cg has the same shared-side phases (the counters cannot confirm them: docs/hardware.md).
+  CHECK(cost("cp.async.cg.16", lanes([](int64_t t) { return 128 * t; })).wavefronts == 32);
   auto odd = lanes([](int64_t t) { return 16 * t; });
   odd[9] = 8;
-  CHECK_THROWS_WITH(cost("cp.async.16", odd), Catch::Contains("lane 9"));
-  CHECK_THROWS_AS(cost("cp.async.16", odd, "sm_80"), HwError);
+  CHECK_THROWS_WITH(cost("cp.async.ca.16", odd), Catch::Contains("lane 9"));
+  CHECK_THROWS_AS(cost("cp.async.cg.16", odd, "sm_80"), HwError);
+}
+
+TEST_CASE("cp.async.ca with its global side: parts by groups of 4 source lines, L1 reads in the banks too",
+          "[hw][banks]") {
+  const lp::hw::Arch& sm90 = lp::hw::arch_by_name("sm_90");
+  const lp::hw::SmemInstr& ca16 = lp::hw::smem_instr("cp.async.ca.16");
+  auto consec = lanes([](int64_t t) { return 16 * t; });
+  // Each lane reads its own line at byte 0: a phase's 8 lines form 2 groups of 4, each reading
+  // word 0 of 4 lines from bank 0 (4 distinct words): 2 x 4 per phase, 32 in all; 8 parts are ideal.
+  auto scattered = lp::hw::smem_access_cost(sm90, ca16, consec, lanes([](int64_t t) { return 128 * t; }));
+  CHECK(scattered.wavefronts == 32);
+  CHECK(scattered.ideal == 8);
+  REQUIRE(scattered.phases.size() == 8);
+  CHECK(scattered.phases[0].lanes == std::vector<int>{0, 1, 2, 3});
+  CHECK(scattered.phases[0].lines == std::vector<int64_t>{0, 1, 2, 3});
+  CHECK(scattered.phases[0].read_load == 4);
+  // Sources 64 bytes into a line: lines 0..4, the 5th line in a second group; only phase 3
+  // (lanes 24-27 from line 3, 28-31 from line 4) spans both: 4 + 1 parts, each 1 wavefront.
+  auto shifted = lp::hw::smem_access_cost(sm90, ca16, consec, lanes([](int64_t t) { return 64 + 16 * t; }));
+  CHECK(shifted.wavefronts == 5);
+  CHECK(shifted.ideal == 5);
+  CHECK(shifted.conflict_free);
+  // Dense sources: one line per phase, the same as without a global side.
+  auto dense = lp::hw::smem_access_cost(sm90, ca16, consec, consec);
+  CHECK(dense.wavefronts == cost("cp.async.ca.16", consec).wavefronts);
+  // 4-byte copies from 64 bytes into a line: two lines, one group, disjoint banks: 1.
+  auto four = lp::hw::smem_access_cost(sm90, lp::hw::smem_instr("cp.async.ca.4"), lanes([](int64_t t) { return 4 * t; }),
+                                       lanes([](int64_t t) { return 64 + 4 * t; }));
+  CHECK(four.wavefronts == 1);
+  CHECK_THROWS_WITH(lp::hw::smem_access_cost(sm90, lp::hw::smem_instr("cp.async.cg.16"), consec, consec),
+                    Catch::Contains("cp.async.ca only"));
+  auto misaligned = consec;
+  misaligned[3] = 8;
+  CHECK_THROWS_WITH(lp::hw::smem_access_cost(sm90, ca16, consec, misaligned), Catch::Contains("lane 3 global address 8"));
+  CHECK_THROWS_WITH(lp::hw::smem_access_cost(sm90, ca16, consec, {0, 16}), Catch::Contains("expected 32 global addresses"));
+}
+
+TEST_CASE("the retired cp.async names say which forms replace them", "[hw][banks]") {
+  CHECK_THROWS_WITH(lp::hw::smem_instr("cp.async.16"), Catch::Contains("cp.async.ca.16 or cp.async.cg.16"));
+  CHECK_THROWS_WITH(lp::hw::smem_instr("cp.async.4"), Catch::Contains("write cp.async.ca.4"));
+  CHECK_THROWS_AS(lp::hw::smem_instr("cp.async.cg.8"), HwError);  // .cg is 16 bytes only
+  CHECK(lp::hw::smem_instr("cp.async.cg.16").sass == "LDGSTS.E.BYPASS.128");
+  CHECK(lp::hw::smem_instr("cp.async.ca.8").sass == "LDGSTS.E.64");
+}
+
+TEST_CASE("cp.async.cg moves one L2 sector per (global sector, shared sector) pair", "[hw][banks]") {
+  const lp::hw::Arch& sm90 = lp::hw::arch_by_name("sm_90");
+  const lp::hw::SmemInstr& cg = lp::hw::smem_instr("cp.async.cg.16");
+  // Worked by hand; lanes 2k and 2k+1 read global sector k (the default global side).
+  // Consecutive: global sector k lands in shared sector k: 16 sectors, ideal 16.
+  auto consec = lp::hw::bypass_sectors(sm90, cg, lanes([](int64_t t) { return 16 * t; }));
+  CHECK(consec.sectors == 16);
+  CHECK(consec.ideal == 16);
+  CHECK_FALSE(consec.split_lane);
+  // 128B swizzle: chunk c of row r at c ^ r keeps chunks 2j, 2j+1 in one shared sector: 16.
+  CHECK(lp::hw::bypass_sectors(sm90, cg, lanes([](int64_t t) { return 128 * (t / 8) + 16 * ((t % 8) ^ (t / 8)); })).sectors == 16);
+  // Rows at pitch 144: rows 1 and 3 start 16 bytes into a sector, so each of their 4 global sectors
+  // lands in 2 shared sectors: 4 + 8 + 4 + 8 = 24. Lanes 8, 9 (bytes 144..175) are the first split.
+  auto padded = lp::hw::bypass_sectors(sm90, cg, lanes([](int64_t t) { return 144 * (t / 8) + 16 * (t % 8); }));
+  CHECK(padded.sectors == 24);
+  CHECK(padded.ideal == 16);
+  REQUIRE(padded.split_lane);
+  CHECK(*padded.split_lane == 8);
+  CHECK(padded.split_shared_sectors == std::vector<int64_t>{4, 5});
+  CHECK(padded.split_lanes == std::vector<int>{8, 9});
+  // A 16-byte offset splits every global sector: 32.
+  CHECK(lp::hw::bypass_sectors(sm90, cg, lanes([](int64_t t) { return 16 + 16 * t; })).sectors == 32);
+  // Every lane writing one address is one write: one sector.
+  auto same = lp::hw::bypass_sectors(sm90, cg, lanes([](int64_t) { return 0; }));
+  CHECK(same.sectors == 1);
+  CHECK(same.ideal == 1);
+  // With a global side: each lane its own line, so its own global sector: 32, whatever the shared side.
+  CHECK(lp::hw::bypass_sectors(sm90, cg, lanes([](int64_t t) { return 16 * t; }), lanes([](int64_t t) { return 128 * t; })).sectors ==
+        32);
+  CHECK_THROWS_WITH(lp::hw::bypass_sectors(sm90, lp::hw::smem_instr("cp.async.ca.16"), lanes([](int64_t t) { return 16 * t; })),
+                    Catch::Contains("cp.async.cg only"));
 }

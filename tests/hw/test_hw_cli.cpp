@@ -68,6 +68,36 @@ TEST_CASE("banks rejects bad input with exit 2 and a diagnostic", "[hw][cli]") {
   CHECK(arch.exit_code == 2);
 }
 
+TEST_CASE("banks names cp.async's form, takes its global side, and refuses the old names", "[hw][cli]") {
+  // .ca with sources 64 bytes into a line (H100: 5 wavefronts measured, tests/data): 5 parts of 1.
+  auto ca = run_layoutproof({"banks", "--instr", "cp.async.ca.16", "--addresses", address_list(16), "--global-addresses",
+                             address_list(16, 32, 64), "--json"});
+  REQUIRE(ca.exit_code == 0);
+  auto j = nlohmann::json::parse(ca.out);
+  CHECK(j["wavefronts"] == 5);
+  CHECK(j["ideal"] == 5);
+  CHECK(j["phases"][3]["global_lines"] == nlohmann::json::array({3}));
+  CHECK_FALSE(j.contains("l2_sectors"));
+  // .cg rows at pitch 144 (H100: 24 sectors measured): conflict-free phases, 24 sectors for 16.
+  std::string rows;
+  for (int t = 0; t < 32; ++t) rows += (t ? "," : "") + std::to_string(144 * (t / 8) + 16 * (t % 8));
+  auto cg = run_layoutproof({"banks", "--instr", "cp.async.cg.16", "--addresses", rows, "--json"});
+  REQUIRE(cg.exit_code == 0);
+  j = nlohmann::json::parse(cg.out);
+  CHECK(j["wavefronts"] == 4);
+  CHECK(j["l2_sectors"] == 24);
+  CHECK(j["l2_sectors_ideal"] == 16);
+  auto text = run_layoutproof({"banks", "--instr", "cp.async.cg.16", "--addresses", rows});
+  CHECK_THAT(text.out, Catch::Contains("L2-to-SM sectors: 24, its data needs 16 (lanes 8,9 read one global sector"));
+  auto old = run_layoutproof({"banks", "--instr", "cp.async.16", "--addresses", address_list(16)});
+  CHECK(old.exit_code == 2);
+  CHECK_THAT(old.err, Catch::Contains("cp.async.ca.16 or cp.async.cg.16"));
+  auto wrong = run_layoutproof({"banks", "--instr", "ld.shared.b32", "--addresses", address_list(4), "--global-addresses",
+                                address_list(4)});
+  CHECK(wrong.exit_code == 2);
+  CHECK_THAT(wrong.err, Catch::Contains("cp.async.ca only"));
+}
+
 TEST_CASE("fragment prints a catalog layout and its evaluated table", "[hw][cli]") {
   auto r = run_layoutproof({"fragment", "mma.m16n8k16.f16.A", "--json"});
   REQUIRE(r.exit_code == 0);

@@ -78,8 +78,10 @@ TEST_CASE("the PTX of every catalog instruction is that instruction") {
       CHECK(op == base + ".sync.aligned.m8n8" + rest + ".shared.b16");
       CHECK(std::count(stmt.begin(), stmt.end(), '%') == instr.matrices + 1);
     } else if (name.starts_with("cp.async")) {
-      CHECK(op == "cp.async.ca.shared.global");
+      // cp.async.ca.16 -> cp.async.ca.shared.global [dst], [src], 16, from the lane's dense source
+      CHECK(op == name.substr(0, name.rfind('.')) + ".shared.global");
       CHECK(stmt.find(", " + std::to_string(instr.bytes) + ";") != std::string::npos);
+      CHECK(stmt.find("\"l\"(gsrc)") != std::string::npos);
       CHECK(stmt.find("cp.async.wait_all") != std::string::npos);
     } else {
       CHECK(op == name);
@@ -169,6 +171,31 @@ TEST_CASE("bank programs take ncu's path; without ncu loads are estimated on sm_
   const std::string store = generate_replays(json{{"findings", {bank_finding("st.shared.b32", strided(128, 32, 0), 32)}}})[0].source;
   CHECK(store.find("LP_REPLAY method=unmeasured") != std::string::npos);
   CHECK(store.find("kCyclesPerWavefront") == std::string::npos);
+}
+
+TEST_CASE("cp.async replays: .ca measures the form with the launch's other wavefronts taken out, .cg is timed in a fill kernel") {
+  const std::vector<int64_t> column = strided(128, 32, 0);  // every lane on bank 0: 4 phases x 8 writes
+  const std::string ca = generate_replays(json{{"findings", {bank_finding("cp.async.ca.16", column, 32)}}})[0].source;
+  CHECK(ca.find("\"cp.async.ca.shared.global [%0], [%1], 16;") != std::string::npos);
+  CHECK(ca.find("constexpr bool kAsync = true;") != std::string::npos);
+  CHECK(ca.find("constexpr int kAccessBytes = 16;") != std::string::npos);
+  CHECK(ca.find("measured -= control - kControlPredicted;") != std::string::npos);
+  CHECK(array_in(ca, "kControl") == strided(16, 32, 0));
+  CHECK(ca.find('@') == std::string::npos);
+  auto replays = generate_replays(json{{"findings", {bank_finding("cp.async.cg.16", column, 32)}}});
+  REQUIRE(replays[0].why_not.empty());
+  const std::string cg = replays[0].source;
+  CHECK(cg.find("\"cp.async.cg.shared.global [%0], [%1], 16;\"") != std::string::npos);
+  CHECK(cg.find("LP_REPLAY method=timing") != std::string::npos);
+  CHECK(cg.find("ncu") == std::string::npos);  // no counter sees the .cg writes
+  CHECK(array_in(cg, "kCase") == column);
+  CHECK(cg.find("case_over_control(kCase, kControl, 4096)") != std::string::npos);  // 31 * 128 + 16, rounded up to 1024
+  CHECK(cg.find('@') == std::string::npos);
+  CHECK(parse_outcome("LP_REPLAY method=timing predicted 32, measured 26")->agrees);
+  CHECK_FALSE(parse_outcome("LP_REPLAY method=timing predicted 32, measured 8")->agrees);
+  const std::vector<int64_t> wide = strided(512, 32, 0);  // 16 KiB: more than the fill kernel's stages fit
+  CHECK(generate_replays(json{{"findings", {bank_finding("cp.async.cg.16", wide, 32)}}})[0].why_not.find("spans") !=
+        std::string::npos);
 }
 
 TEST_CASE("CUDA tools are found by LP_REPLAY_<NAME>, and the GPU is named from nvidia-smi -L") {

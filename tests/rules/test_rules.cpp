@@ -298,3 +298,38 @@ TEST_CASE("configured severities and unknowns", "[rules]") {
   tiny_off.rule_severity["layout-injective"] = std::nullopt;
   CHECK(check_text("smem sX : f32 = (_64,_64):(_64,_1)\n", tiny_off).findings.empty());
 }
+
+TEST_CASE("LP009: a cp.async.cg fill whose global sectors straddle shared sectors, and its fixes", "[rules]") {
+  // The tile: 64 rows of 64 f16 padded to 72 (144 bytes), one warp's 16-byte copies of 4 rows
+  // per instruction, 16 instructions. Worked by hand (hw/AsyncCopy.h; H100: 24 sectors measured for
+  // rows 0-3): rows 1 and 3 start 16 bytes into a sector, so their 4 global sectors each land in 2
+  // shared sectors: 4 + 8 + 4 + 8 = 24 where 16 carry the data; the first split is lanes 8 and 9.
+  const std::string lanes = "lanes (_8,_4,_4,_4):(_8@1,_1@0,_4@0,_16@0)\n";
+  CheckRun padded = check_text("smem K : f16 = (_64,_64):(_72,_1) align 1024\naccess g2s: K cp.async.cg.16 " + lanes);
+  auto f = of_rule(padded, "LP009");
+  REQUIRE(f.size() == 1);
+  CHECK(at(*f[0]) == std::pair<size_t, size_t>{2, 1});
+  CHECK(f[0]->severity == lp::Severity::Warning);
+  CHECK(f[0]->message == "cp.async.cg.16 on 'K' moves 24 L2-to-SM sectors per instruction where its data needs 16");
+  CHECK(f[0]->counterexample["lanes"] == nlohmann::json::array({8, 9}));
+  CHECK(f[0]->counterexample["shared_sectors"] == nlohmann::json::array({4, 5}));
+  // Over the 16 instructions, every other row is split: 16 x 24 = 384 sectors for 256.
+  bool total = false;
+  for (const auto& n : f[0]->notes) total |= n.message.find("384 sectors where 256 carry the data (1.50x)") != std::string::npos;
+  CHECK(total);
+  CHECK(of_rule(padded, "LP002").empty());  // the bank model has no conflict here
+  // The fixes: a 32-byte pad (pitch 160) or the 128B swizzle; and .ca, whose data come through L1.
+  for (const std::string& fixed : {"smem K : f16 = (_64,_64):(_80,_1) align 1024\naccess g2s: K cp.async.cg.16 " + lanes,
+                                   "smem K : f16 = Sw<3,3,3> o _0 o (_64,_64):(_64,_1) align 1024\naccess g2s: K cp.async.cg.16 " + lanes,
+                                   "smem K : f16 = (_64,_64):(_72,_1) align 1024\naccess g2s: K cp.async.ca.16 " + lanes}) {
+    CheckRun run = check_text(fixed);
+    INFO(fixed << "\n" << all_messages(run));
+    CHECK(run.findings.empty());
+  }
+  // The retired name is a diagnostic at the instruction, naming the forms that replace it.
+  CheckRun retired = check_text("smem K : f16 = (_64,_64):(_72,_1) align 1024\naccess g2s: K cp.async.16 " + lanes);
+  auto d = of_rule(retired, "LP000");
+  REQUIRE(d.size() == 1);
+  CHECK(at(*d[0]) == std::pair<size_t, size_t>{2, 15});
+  CHECK(d[0]->message.find("cp.async.ca.16 or cp.async.cg.16") != std::string::npos);
+}

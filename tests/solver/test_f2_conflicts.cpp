@@ -30,7 +30,7 @@ Generated generate(Rng& rng) {
                                   "st.shared.v2.b32",  "st.shared.v4.b32",  "ldmatrix.x1",      "ldmatrix.x2",
                                   "ldmatrix.x4",       "ldmatrix.x1.trans", "ldmatrix.x2.trans", "ldmatrix.x4.trans",
                                   "stmatrix.x1",       "stmatrix.x2",       "stmatrix.x4",      "stmatrix.x4.trans",
-                                  "cp.async.4",        "cp.async.8",        "cp.async.16"};
+                                  "cp.async.ca.4",     "cp.async.ca.8",     "cp.async.ca.16",   "cp.async.cg.16"};
   Generated g;
   g.instr = kInstrs[pick(rng, 0, static_cast<int64_t>(std::size(kInstrs)) - 1)];
   const auto& in = lp::hw::smem_instr(g.instr);
@@ -159,10 +159,10 @@ TEST_CASE("bank conflicts: F2 on hand-made accesses", "[solver][conflict][f2]") 
   auto merged = run("(_32,_32):(_32,_1)", 32, "(_2,_8,_2):(_0@0,_4@1,_1@0)", "ld.shared.v4.b32", 128);
   REQUIRE(merged.verdict == lp::Verdict::Proven);
   CHECK(merged.ideal == 2);
-  // cp.async.4 with all lanes on one word: no broadcast, 8 accesses + 1 per phase.
-  auto async = run("(_32,_32):(_32,_1)", 32, "(_32):(_0@0)", "cp.async.4", 128);
-  CHECK(async.wavefronts == 36);
-  CHECK(async.ideal == 8);
+  // cp.async.ca.4 with all lanes on one word: no broadcast, one phase of 32 writes to bank 0.
+  auto async = run("(_32,_32):(_32,_1)", 32, "(_32):(_0@0)", "cp.async.ca.4", 128);
+  CHECK(async.wavefronts == 32);
+  CHECK(async.ideal == 1);
   // Padding is not F2-linear: Unknown, with the reason.
   auto padded = run("(_32,_64):(_72,_1)", 16, "(_16,_2,_2):(_1@0,_8@1,_16@0)", "ldmatrix.x4", 1024);
   CHECK(padded.verdict == lp::Verdict::Unknown);

@@ -27,7 +27,7 @@ void gemm_tn(int m, int n, int k, TA const* A, TB const* B) {
 
   // G2S: SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, threads (16,8):(8,1), 8 halves each.
   // One warp: lane%8 steps 8 halves along k, lane/8 steps one row; 8 issues of 16 rows.
-  // layoutproof: access g2s: sA cp.async.16 lanes (_8,_4,_8):(_8@1,_1@0,_16@0)
+  // layoutproof: access g2s: sA cp.async.ca.16 lanes (_8,_4,_8):(_8@1,_1@0,_16@0)
   // layoutproof: expect g2s conflict-free
   TiledCopy copyA = make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, TA>{},
                                     Layout<Shape<_16,_8>,Stride<_8,_1>>{},
