@@ -46,4 +46,16 @@ void validate_access(const Arch& arch, const SmemInstr& instr, const std::vector
 /// lanes 0..31 from a 1024-byte-aligned base; lanes the instruction does not read are ignored.
 AccessCost smem_access_cost(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses);
 
+/// Lanes of a warp, bit t for lane t.
+using LaneMask = uint32_t;
+inline constexpr LaneMask kAllLanes = ~LaneMask{0};
+
+/// The same for a warp where only the lanes in `active` execute the instruction (a guard
+/// predicate, divergent control flow): the others give no address and fetch nothing, only the
+/// active lanes' addresses are validated, and a mergeable load merges only with every lane
+/// active (partial-warp merging was not measured). The ideal is the instruction's phase count,
+/// as for a full warp.
+AccessCost smem_access_cost(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses,
+                            LaneMask active);
+
 }  // namespace lp::hw

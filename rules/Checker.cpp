@@ -29,7 +29,7 @@ constexpr const char* kToolVersion = "0.1.0";
 constexpr uintmax_t kMaxFileBytes = 16u << 20;  // larger files are refused by the scanner too
 
 bool annotatable(const fs::path& p) {
-  static const std::set<std::string> kExt = {".c", ".cc", ".cpp", ".cxx", ".h", ".hpp", ".cu", ".cuh", ".py", ".lp"};
+  static const std::set<std::string> kExt = {".c", ".cc", ".cpp", ".cxx", ".h", ".hpp", ".cu", ".cuh", ".py", ".lp", ".ptx"};
   return kExt.count(p.extension().string()) != 0;
 }
 
@@ -157,6 +157,11 @@ FileResult check_file(const std::string& path, const CheckOptions& opt) {
     text.append(chunk, static_cast<size_t>(in.gcount()));
   if (in.bad()) return FileResult{{unreadable(path, "read error")}, {}};
   if (text.size() > kMaxFileBytes + 1) text.resize(kMaxFileBytes + 1);
+  if (is_ptx_path(path)) {  // compiled kernels: the PTX front end (rules/PtxCheck.cpp), not cached
+    FileResult r;
+    check_ptx(path, std::move(text), opt.config, opt.ptx_sources, r.findings, r.obligations);
+    return r;
+  }
   std::optional<fs::path> cached;
   if (opt.cache_dir) {
     cached = fs::path(*opt.cache_dir) / (cache_key(path, text, opt.config) + ".json");

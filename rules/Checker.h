@@ -8,6 +8,7 @@
 
 #include "report/Finding.h"
 #include "rules/Config.h"
+#include "rules/PtxCheck.h"
 
 namespace lp::rules {
 
@@ -17,6 +18,7 @@ struct CheckOptions {
   std::optional<std::string> cache_dir;  ///< nullopt: no cache
   /// Called after each file (done, total, path), from the checking threads one at a time.
   std::function<void(size_t, size_t, const std::string&)> progress;
+  PtxSourcePolicy ptx_sources;  ///< source files PTX findings may quote besides the tree's
 };
 
 /// Problems with the paths themselves (missing, unreadable, a symlink loop): reported as
