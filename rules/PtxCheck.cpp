@@ -115,35 +115,6 @@ class Sources {
   std::map<int, std::optional<File>> cache_;
 };
 
-struct Position {
-  int file = 0, line = 0, col = 0;
-  std::string function_label;  ///< $L__info_stringN: the function the position is in
-};
-
-// The frames of a .loc, outermost first: the position, then each `inlined_at` (PTX ISA 11.6.2),
-// resolved through the nearest earlier .loc at that position that carries its own inlined_at.
-std::vector<Position> frames_of(const ptx::Module& m, size_t index) {
-  std::vector<Position> inner_first;
-  const ptx::DebugLoc* d = &m.locs[index];
-  inner_first.push_back({d->file, d->line, d->col, d->function_label});
-  size_t cur = index;
-  for (int depth = 0; d->inlined_at && depth < 64; ++depth) {
-    const auto at = *d->inlined_at;
-    inner_first.push_back({at[0], at[1], at[2], {}});
-    std::optional<size_t> found;
-    for (size_t j = cur, scanned = 0; j-- > 0 && scanned < 4096; ++scanned)
-      if (m.locs[j].file == at[0] && m.locs[j].line == at[1] && m.locs[j].col == at[2]) {
-        found = j;
-        break;
-      }
-    if (!found) break;
-    cur = *found;
-    d = &m.locs[cur];
-    inner_first.back().function_label = d->function_label;
-  }
-  return {inner_first.rbegin(), inner_first.rend()};
-}
-
 class PtxReporter {
  public:
   PtxReporter(const std::string& path, std::shared_ptr<const SourceText> src, const Config& config,
@@ -203,27 +174,30 @@ class PtxReporter {
     Placed p;
     const SourceLoc ptx_loc{src_, o.pos};
     p.ptx_line = static_cast<int>(line_col_of(*src_, o.pos).first);
-    std::vector<Position> frames;
-    for (size_t k = 0; k < o.call_debug_locs.size(); ++k)
-      if (o.call_debug_locs[k]) {
-        auto f = frames_of(*module_, *o.call_debug_locs[k]);
-        frames.insert(frames.end(), f.begin(), f.end());
-      }
-    if (o.debug_loc) {
-      auto f = frames_of(*module_, *o.debug_loc);
+    // Outermost first: each call site's frames, then the instruction's; `called` marks the first
+    // frame inside a called (not inlined) function.
+    std::vector<ptx::SourceFrame> frames;
+    std::vector<char> called;
+    auto append = [&](std::optional<size_t> loc) {
+      if (!loc) return;
+      auto f = ptx::source_frames(*module_, *loc);
+      for (size_t k = 0; k < f.size(); ++k) called.push_back(k == 0 && !frames.empty());
       frames.insert(frames.end(), f.begin(), f.end());
-    }
+    };
+    for (const auto& loc : o.call_debug_locs) append(loc);
+    append(o.debug_loc);
     std::optional<SourceLoc> user;
     if (!frames.empty() && frames.front().line > 0) user = sources_->at(frames.front().file, frames.front().line, frames.front().col);
     p.loc = user ? *user : ptx_loc;
     for (size_t k = 1; k < frames.size(); ++k) {
-      const Position& f = frames[k];
+      const ptx::SourceFrame& f = frames[k];
       if (f.line <= 0) continue;
       auto loc = sources_->at(f.file, f.line, f.col);
       auto fn = module_->debug_strings.find(f.function_label);
+      const std::string what = called[k] ? "in the called function" : "inlined";
       const std::string in = fn == module_->debug_strings.end() ? "" : " in " + demangled(fn->second);
-      p.notes.push_back(Note{loc.value_or(SourceLoc{}), loc ? fmt::format("inlined{}", in)
-                                                            : fmt::format("inlined{} at {}:{}:{}", in, sources_->name(f.file), f.line, f.col)});
+      p.notes.push_back(Note{loc.value_or(SourceLoc{}), loc ? what + in
+                                                            : fmt::format("{}{} at {}:{}:{}", what, in, sources_->name(f.file), f.line, f.col)});
     }
     if (!frames.empty() && !user && frames.front().line > 0)
       p.notes.insert(p.notes.begin(), Note{SourceLoc{}, fmt::format("source: {}:{}:{} (not read)", sources_->name(frames.front().file),

@@ -303,11 +303,13 @@ class Decider {
     if (want_conflicts && engine_ != Engine::Z3)
       r.conflicts = timed_decision<SymbolicProperty>(Engine::Enum, limits_, [&] { return residues(); });
     if (engine_ == Engine::Enum) {
+      if (residue_alignment_) r.alignment = *residue_alignment_;
       for (SymbolicProperty* p : {&r.alignment, &r.bounds})
         if (p->reason.empty()) p->reason = "the uniform unknowns take too many values to enumerate";
       return r;
     }
-    r.alignment = timed_decision<SymbolicProperty>(Engine::Z3, limits_, [&] { return z3_alignment(); });
+    if (residue_alignment_) r.alignment = *residue_alignment_;
+    else r.alignment = timed_decision<SymbolicProperty>(Engine::Z3, limits_, [&] { return z3_alignment(); });
     r.bounds = timed_decision<SymbolicProperty>(Engine::Z3, limits_, [&] { return z3_bounds(); });
     if (want_conflicts && r.conflicts.verdict == Verdict::Unknown && !residue_refuted_)
       r.conflicts = timed_decision<SymbolicProperty>(Engine::Z3, limits_, [&] { return z3_conflicts(); });
@@ -452,6 +454,8 @@ class Decider {
     std::vector<uint64_t> index(evars.size(), 0);
     int realisations = 0;
     const bool mergeable = a_.instr->mergeable && a_.arch->load_merging;
+    Stopwatch clock;
+    std::optional<SymbolicProperty> misaligned;  // a confirmed misaligned configuration
     for (uint64_t p = 0; p < points; ++p) {
       for (size_t k = 0; k < evars.size(); ++k) ev.set(evars[k], doms[k].first + index[k] * doms[k].step);
       std::vector<uint64_t> lane_part(hw::kWarpLanes, 0);
@@ -475,7 +479,15 @@ class Decider {
             addrs[static_cast<size_t>(lane)] = static_cast<int64_t>((lane_part[static_cast<size_t>(lane)] + static_cast<uint64_t>(r * step)) & term::mask_of(32));
             if (((mask >> lane) & 1) && addrs[static_cast<size_t>(lane)] % a_.bytes != 0) aligned = false;
           }
-          if (!aligned) continue;  // the alignment obligation reports it
+          if (!aligned) {
+            if (misaligned) continue;
+            if (++realisations > kMaxRealisations)
+              return unknown(Engine::Enum, "too many conflicting configurations that may be unreachable");
+            auto real = realise(evars, ev, uniform_atoms, sum.constant, uniform_conds, static_cast<uint64_t>(r * step), period,
+                                [&](term::Evaluator& e) { return confirm_alignment(Engine::Enum, e); });
+            if (real) misaligned = *real;
+            continue;
+          }
           if (!normalised(a_, addrs, mask))
             return unknown(Engine::Enum, "the lanes' addresses span more than the architecture's shared memory");
           auto c = conflict_of(a_, addrs, mask);
@@ -483,7 +495,8 @@ class Decider {
           // Realise the configuration: uniform values that give this warp-relative picture.
           if (++realisations > kMaxRealisations)
             return unknown(Engine::Enum, "too many conflicting configurations that may be unreachable");
-          auto real = realise(evars, ev, uniform_atoms, sum.constant, uniform_conds, static_cast<uint64_t>(r * step), period);
+          auto real = realise(evars, ev, uniform_atoms, sum.constant, uniform_conds, static_cast<uint64_t>(r * step), period,
+                              [&](term::Evaluator& e) { return confirm_conflict(Engine::Enum, e); });
           if (!real) continue;  // unreachable
           if (real->verdict == Verdict::Unknown) return *real;
           residue_refuted_ = true;
@@ -495,6 +508,9 @@ class Decider {
         index[k] = 0;
       }
     }
+    // Every configuration was covered: the alignment is decided too.
+    residue_alignment_ = misaligned ? *misaligned : proven(Engine::Enum);
+    residue_alignment_->time_ms = clock.elapsed_ms();
     return proven(Engine::Enum);
   }
 
@@ -503,7 +519,8 @@ class Decider {
   // nullopt when no such values exist.
   std::optional<SymbolicProperty> realise(const std::vector<VarId>& evars, term::Evaluator& fixed,
                                           const std::vector<std::pair<TermId, uint64_t>>& uniform_atoms, uint64_t constant,
-                                          const std::vector<TermId>& uniform_conds, uint64_t residue, int64_t period) {
+                                          const std::vector<TermId>& uniform_conds, uint64_t residue, int64_t period,
+                                          const std::function<SymbolicProperty(term::Evaluator&)>& confirm) {
     Z3Context zc(limits_);
     z3::context& ctx = zc();
     Z3Terms T(ctx, P_);
@@ -524,7 +541,19 @@ class Decider {
     term::Evaluator ev(P_);
     for (VarId v : evars) ev.set(v, fixed.value_of(v));
     T.read_model(s.get_model(), ev);
-    return confirm_conflict(Engine::Enum, ev);
+    return confirm(ev);
+  }
+
+  SymbolicProperty confirm_alignment(Engine e, term::Evaluator& ev) {
+    const Warp w = evaluate_warp(a_, ev);
+    const auto l = misaligned_lane(a_, w);
+    if (!l) return unknown(e, "internal: the solver's witness does not re-check");
+    SymbolicWitness x;
+    x.lane = *l;
+    x.addresses = w.addresses;
+    x.active = w.active;
+    return refuted(e, x, ev, fmt::format("lane {} accesses address {}, not a multiple of {}", *l,
+                                         w.addresses[static_cast<size_t>(*l)], a_.bytes));
   }
 
   SymbolicProperty confirm_conflict(Engine e, term::Evaluator& ev) {
@@ -552,15 +581,7 @@ class Decider {
     if (cr == z3::unknown) return unknown(Engine::Z3, why);
     term::Evaluator ev(P_);
     T.read_model(s.get_model(), ev);
-    const Warp w = evaluate_warp(a_, ev);
-    const auto l = misaligned_lane(a_, w);
-    if (!l) return unknown(Engine::Z3, "internal: the solver's witness does not re-check");
-    SymbolicWitness x;
-    x.lane = *l;
-    x.addresses = w.addresses;
-    x.active = w.active;
-    return refuted(Engine::Z3, x, ev, fmt::format("lane {} accesses address {}, not a multiple of {}", *l,
-                                                  w.addresses[static_cast<size_t>(*l)], a_.bytes));
+    return confirm_alignment(Engine::Z3, ev);
   }
 
   SymbolicProperty z3_bounds() {
@@ -709,6 +730,7 @@ class Decider {
   const SolverLimits& limits_;
   std::vector<VarId> vars_;
   bool opaque_ = false, activity_known_ = true, residue_refuted_ = false;
+  std::optional<SymbolicProperty> residue_alignment_;
 };
 
 }  // namespace

@@ -115,6 +115,17 @@ struct Module {
   const SharedSymbol* shared_symbol(const Function& f, const std::string& name) const;
 };
 
+/// One frame of a source position: the position and the function it is in (a `function_name`
+/// label of the debug strings, empty for the kernel itself or when the PTX does not say).
+struct SourceFrame {
+  int file = 0, line = 0, col = 0;
+  std::string function_label;
+};
+
+/// The frames of `.loc` number `index`, outermost first: its position, then each `inlined_at`
+/// (PTX ISA 9.0, section 11.6.2), resolved through the nearest earlier `.loc` at that position.
+std::vector<SourceFrame> source_frames(const Module& module, size_t index);
+
 /// Limits on what the reader accepts; past one, a located diagnostic.
 struct ReadLimits {
   size_t max_bytes = size_t{64} << 20;

@@ -765,6 +765,28 @@ const SharedSymbol* Module::shared_symbol(const Function& f, const std::string& 
   return nullptr;
 }
 
+std::vector<SourceFrame> source_frames(const Module& m, size_t index) {
+  std::vector<SourceFrame> inner_first;
+  const DebugLoc* d = &m.locs.at(index);
+  inner_first.push_back({d->file, d->line, d->col, d->function_label});
+  size_t cur = index;
+  for (int depth = 0; d->inlined_at && depth < 64; ++depth) {
+    const auto at = *d->inlined_at;
+    inner_first.push_back({at[0], at[1], at[2], {}});
+    std::optional<size_t> found;
+    for (size_t j = cur, scanned = 0; j-- > 0 && scanned < 4096; ++scanned)
+      if (m.locs[j].file == at[0] && m.locs[j].line == at[1] && m.locs[j].col == at[2]) {
+        found = j;
+        break;
+      }
+    if (!found) break;
+    cur = *found;
+    d = &m.locs[cur];
+    inner_first.back().function_label = d->function_label;
+  }
+  return {inner_first.rbegin(), inner_first.rend()};
+}
+
 Module read_ptx(std::shared_ptr<const SourceText> source, const ReadLimits& limits) {
   return Reader(std::move(source), limits).read();
 }
