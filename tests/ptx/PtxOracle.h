@@ -83,4 +83,34 @@ inline std::vector<OracleAccess> smem_kernel_oracle() {
   };
 }
 
+/// CuTe's Swizzle<2,3,3> on an element offset (cute/swizzle.hpp): bits [6,8) XORed into [3,5).
+inline int64_t swizzle_233(int64_t x) { return x ^ ((x & 0xc0) >> 3); }
+
+/// tests/data/ptx/cute_sm80_mainloop.cu: the 2-stage (64,32) half tile tile_to_shape'd from
+/// Swizzle<2,3,3> o (8,32):(32,1) atoms (atoms down M, then stages), written out by hand.
+inline int64_t cute_tile_byte(int64_t m, int64_t k, int64_t stage) {
+  return 2 * (256 * (m / 8) + swizzle_233(32 * (m % 8) + k) + 2048 * stage);
+}
+
+inline std::vector<OracleAccess> cute_kernel_oracle() {
+  using E = const OracleEnv&;
+  std::vector<OracleAccess> out;
+  auto running = [](E e) { return e.get("n@") < e.get("_Z13cute_mainloop"); };
+  // cp.async: thread t of the (32,4):(4,1) copy layout writes row t/4 (+32 on the second pass),
+  // 8 halves from column 8*(t%4).
+  for (int pass = 0; pass < 2; ++pass)
+    out.push_back({"cute_mainloop", "cute_cp_" + std::to_string(pass), "cp.async.16",
+                   [pass](E e) { return cute_tile_byte(e.tid() / 4 + 32 * pass, 8 * (e.tid() % 4), e.get("stage@")); }, running});
+  // ldmatrix.x4 for the A operand of a 2x2-warp m16n8k16 MMA: warp w covers rows 16*(w%2) (+32 on
+  // the second M repetition); lane l gives row l%16 of columns 8*(l/16) (+16 for the second k block).
+  for (int mrep = 0; mrep < 2; ++mrep)
+    for (int kk = 0; kk < 2; ++kk)
+      out.push_back({"cute_mainloop", "cute_ldsm_" + std::to_string(mrep) + std::to_string(kk), "ldmatrix.x4",
+                     [mrep, kk](E e) {
+                       return cute_tile_byte(16 * (e.warp % 2) + 32 * mrep + e.lane % 16, 16 * kk + 8 * (e.lane / 16), e.get("stage@"));
+                     },
+                     running});
+  return out;
+}
+
 }  // namespace lp::test

@@ -32,7 +32,9 @@ std::map<std::string, int> oracle_lines(const std::string& cu) {
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
     const size_t p = line.find("// ORACLE ");
-    if (p != std::string::npos) out[line.substr(p + 10, line.find_first_of(" \r", p + 10) - p - 10)] = n;
+    if (p == std::string::npos) continue;
+    std::istringstream tags(line.substr(p + 10));
+    for (std::string tag; tags >> tag;) out[tag] = n;
   }
   return out;
 }
@@ -118,7 +120,8 @@ bool follows(lp::ptx::Analysis& a, const lp::ptx::Site& site, const lp::test::Or
   return true;
 }
 
-void check_file(const std::string& ptx_path, const std::string& cu_path, const std::string& arch_name, Checked& checked) {
+void check_file(const std::string& ptx_path, const std::string& cu_path, const std::string& arch_name, Checked& checked,
+                const std::vector<lp::test::OracleAccess>& oracle = lp::test::smem_kernel_oracle()) {
   auto src = std::make_shared<lp::SourceText>();
   src->name = ptx_path;
   src->text = lp::test::read_file(ptx_path);
@@ -127,7 +130,6 @@ void check_file(const std::string& ptx_path, const std::string& cu_path, const s
   lp::ptx::Analysis a;
   lp::ptx::analyze(m, {}, a);
   const auto lines = oracle_lines(cu_path);
-  const auto oracle = lp::test::smem_kernel_oracle();
   const lp::hw::Arch& arch = lp::hw::arch_by_name(arch_name);
   int cu_file = -1;
   for (const auto& [n, name] : m.files)
@@ -206,6 +208,12 @@ void check_all(const std::string& dir) {
 
 TEST_CASE("ptx: recovered addresses equal the source's formulas, verdicts equal the bank model's (checked-in PTX)", "[ptx]") {
   check_all(kDir);
+}
+
+TEST_CASE("ptx: a CuTe cp.async + ldmatrix mainloop over a swizzled tile, against CuTe's swizzle written out", "[ptx][cute]") {
+  Checked c;
+  check_file(kDir + "cute_sm80_mainloop.ptx", kDir + "cute_sm80_mainloop.cu", "sm_80", c, lp::test::cute_kernel_oracle());
+  for (const auto& o : lp::test::cute_kernel_oracle()) CHECK(c.tags.count(o.tag) == 1);
 }
 
 TEST_CASE("ptx: the same on PTX nvcc generates now", "[ptx][nvcc]") {
