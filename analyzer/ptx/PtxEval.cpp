@@ -1183,30 +1183,55 @@ class KernelEval {
         }
         continue;
       }
-      // A finite cycle: the update depends on the register alone.
-      const std::vector<VarId> vs = P_.vars_of(u);
-      const bool self_only = std::none_of(vs.begin(), vs.end(), [&](VarId v) {
-        auto it = probe_reg.find(v);
-        return it != probe_reg.end() && it->second != r;
-      });
-      if (self_only) {
-        std::vector<TermId> values{e};
-        bool cycled = false;
-        for (int k = 0; k < 16 && !cycled; ++k) {
-          const TermId next = P_.substitute(u, {{static_cast<VarId>(P_.node(x).value), values.back()}});
-          if (std::find(values.begin(), values.end(), next) != values.end()) cycled = true;
-          else values.push_back(next);
-        }
-        if (cycled) {
-          const TermId sel = P_.var_term(uniform(fmt::format("stage@{}", where), 32, 0, values.size() - 1));
-          TermId v = values.back();
-          for (size_t k = values.size() - 1; k-- > 0;) v = P_.ite(P_.eq(sel, P_.constant(k, 32)), values[k], v);
-          model[r] = v;
-          continue;
-        }
-      }
       model[r] = kUnset;
       pending.push_back(r);
+    }
+    // A finite cycle: registers whose updates depend only on each other (stage counters, the
+    // buffer offsets computed from them) are iterated together from their entry values; when the
+    // tuple of values repeats, every iteration holds one of the tuples seen, chosen by one selector.
+    std::set<int> group;
+    for (int r : pending)
+      if (E.regs[static_cast<size_t>(r)] != kUnset) group.insert(r);
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (auto it = group.begin(); it != group.end();) {
+        bool closed = true;
+        for (VarId v : P_.vars_of(back.regs[static_cast<size_t>(*it)])) {
+          auto pr = probe_reg.find(v);
+          if (pr != probe_reg.end() && !group.count(pr->second)) closed = false;
+        }
+        if (closed) {
+          ++it;
+        } else {
+          it = group.erase(it);
+          changed = true;
+        }
+      }
+    }
+    if (!group.empty()) {
+      const std::vector<int> regs(group.begin(), group.end());
+      std::vector<std::vector<TermId>> states{{}};
+      for (int r : regs) states[0].push_back(E.regs[static_cast<size_t>(r)]);
+      bool cycled = false;
+      for (int k = 0; k < 16 && !cycled; ++k) {
+        std::unordered_map<VarId, TermId> at;
+        for (size_t i = 0; i < regs.size(); ++i)
+          at[static_cast<VarId>(P_.node(probes.at(regs[i])).value)] = states.back()[i];
+        std::vector<TermId> next;
+        for (int r : regs) next.push_back(P_.substitute(back.regs[static_cast<size_t>(r)], at));
+        if (std::find(states.begin(), states.end(), next) != states.end()) cycled = true;
+        else states.push_back(std::move(next));
+      }
+      if (cycled) {
+        const TermId sel = P_.var_term(uniform(fmt::format("stage@{}", where), 32, 0, states.size() - 1));
+        for (size_t i = 0; i < regs.size(); ++i) {
+          TermId v = states.back()[i];
+          for (size_t k = states.size() - 1; k-- > 0;) v = P_.ite(P_.eq(sel, P_.constant(k, 32)), states[k][i], v);
+          model[regs[i]] = v;
+        }
+        pending.erase(std::remove_if(pending.begin(), pending.end(), [&](int r) { return group.count(r) != 0; }),
+                      pending.end());
+      }
     }
     // entry + V*2^k: the step, with the other registers' models in place, is lane-uniform and a
     // multiple of 2^k at every iteration.

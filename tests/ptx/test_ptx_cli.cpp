@@ -112,3 +112,19 @@ TEST_CASE("check --cuda: nvcc's PTX checked, its time reported apart, its errors
   CHECK(r.exit_code == 1);
   fs::remove_all(tmp);
 }
+
+TEST_CASE("check PTX: Triton 3.9's matmul (compiled ahead of time for sm_80) is proven conflict-free", "[ptx][triton]") {
+  // tests/data/ptx/triton/compile_triton.py wrote the PTX: cp.async into a 3-stage swizzled ring,
+  // ldmatrix (and .trans) for mma.sync, ld/st.shared in the epilogue.
+  const fs::path tmp = temp_dir("lp_ptx_triton");
+  auto r = run_layoutproof({"check", "--no-cache", kDir + "triton/matmul_kernel.ptx", "--format", "junit", "--output",
+                            (tmp / "j.xml").string()});
+  CHECK(r.exit_code == 0);
+  const std::string junit = lp::test::read_file((tmp / "j.xml").string());
+  size_t cases = 0;
+  for (size_t p = junit.find("<testcase"); p != std::string::npos; p = junit.find("<testcase", p + 1)) ++cases;
+  CHECK(cases >= 3 * 40);  // 40 shared-memory instructions, each aligned, in bounds and conflict-free
+  CHECK(junit.find("<failure") == std::string::npos);
+  CHECK(junit.find("compile_triton.py") != std::string::npos);  // located in the Python source
+  fs::remove_all(tmp);
+}
