@@ -872,21 +872,28 @@ class KernelEval {
     const TermId size = get(fr, s, ins.operands[2], 32);
     const auto bytes = P_.const_value(size);
     const TermId dst = address_of(fr, s, ins.operands[0], 32);
-    std::string note;
-    const bool ignore_src = ins.operands.size() >= 4 && ins.operands[3].kind == Operand::Kind::Register &&
-                            reg_bits(fr, ins.operands[3].name) == 1;
-    if (ignore_src) {
-      note = "with an ignore-src predicate (the shared write is the same)";
-    } else if (ins.operands.size() >= 4 && ins.operands[3].kind != Operand::Kind::Address) {
-      const TermId src_size = get(fr, s, ins.operands[3], 32);
-      note = P_.const_value(src_size) ? fmt::format("source size {}", *P_.const_value(src_size))
-                                      : "source size chosen at run time (the bytes past it are zero-filled; the shared write is the same)";
-    }
     if (!bytes || (*bytes != 4 && *bytes != 8 && *bytes != 16)) {
-      record(s, ins, SiteKind::AsyncCopy, "", 0, dst, guard, std::string("cp.async's copy size is not 4, 8 or 16"), note);
+      record(s, ins, SiteKind::AsyncCopy, "", 0, dst, guard, std::string("cp.async's copy size is not 4, 8 or 16"));
       return;
     }
-    record(s, ins, SiteKind::AsyncCopy, fmt::format("cp.async.{}", *bytes), static_cast<int>(*bytes), dst, guard, std::nullopt, note);
+    // A source size (or an ignore-src predicate) makes ptxas emit LDGSTS...ZFILL. Measured on an
+    // H100 (docs/ptx.md): with one source size for the whole warp, 0 or the copy size, it costs
+    // what the plain copy costs; with sizes that differ between lanes it costs more wavefronts
+    // than ideal without any bank conflict. Only the warp-uniform 0-or-full form is modelled.
+    std::optional<std::string> zero_fill;
+    if (ins.operands.size() >= 4 && ins.operands[3].kind != Operand::Kind::Address) {
+      const bool predicate = ins.operands[3].kind == Operand::Kind::Register && reg_bits(fr, ins.operands[3].name) == 1;
+      const TermId src_size = get(fr, s, ins.operands[3], predicate ? 1 : 32);
+      auto zero_or_full = [&](TermId t) { return P_.const_value(t) == 0u || P_.const_value(t) == *bytes; };
+      const term::Node n = P_.node(src_size);
+      const bool modelled = !predicate && !P_.lane_dependent(src_size) &&
+                            (zero_or_full(src_size) || (n.op == term::Op::Ite && zero_or_full(n.b) && zero_or_full(n.c)));
+      if (!modelled)
+        zero_fill = predicate ? "cp.async with an ignore-src predicate zero-fills (LDGSTS.ZFILL); its cost is not modelled"
+                              : "cp.async with a source size that may differ between lanes or lie between 0 and the copy size "
+                                "zero-fills part of the copy (LDGSTS.ZFILL), measured to cost more wavefronts than ideal";
+    }
+    record(s, ins, SiteKind::AsyncCopy, fmt::format("cp.async.{}", *bytes), static_cast<int>(*bytes), dst, guard, zero_fill);
   }
 
   // ---- calls: the callee's body evaluated in place (inlined) ----

@@ -31,6 +31,7 @@ struct OracleAccess {
   std::string instr;  ///< the hw catalog name the access must map to
   std::function<int64_t(const OracleEnv&)> offset;  ///< bytes from the shared symbol's base
   std::function<bool(const OracleEnv&)> active = [](const OracleEnv&) { return true; };
+  bool unknown = false;  ///< the bank model does not cover it: recovered, but reported unknown
 };
 
 inline std::vector<OracleAccess> smem_kernel_oracle() {
@@ -72,7 +73,7 @@ inline std::vector<OracleAccess> smem_kernel_oracle() {
       {"matrices", "ldsm_swizzled", "ldmatrix.x4", [](E e) { return (e.lane % 16) * 128 + (((e.lane / 16) ^ ((e.lane % 16) % 8)) * 16); }},
       {"matrices", "ldsm_trans", "ldmatrix.x2.trans", [](E e) { return (e.lane % 16) * 128 + e.warp * 32; }},
       {"async_copy", "cp_dense", "cp.async.16", [](E e) { return 16 * e.tid(); }},
-      {"async_copy", "cp_strided", "cp.async.16", [](E e) { return 32 * e.tid(); }},
+      {"async_copy", "cp_strided", "cp.async.16", [](E e) { return 32 * e.tid(); }, [](E) { return true; }, true},
       {"async_copy", "cp_read", "ld.shared.b32", [](E e) { return 16 * e.tid(); }},
       {"atomics", "atomic_clear", "st.shared.b32", [](E e) { return 4 * e.tid(); }, [](E e) { return e.tid() < 64; }},
       {"atomics", "atomic_add", "", [](E e) { return 4 * (e.tid() & 63); }},

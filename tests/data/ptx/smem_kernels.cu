@@ -104,7 +104,7 @@ __global__ void __launch_bounds__(128) vectors(float4* out, const float4* in) {
   float2 b = s2[threadIdx.x];                               // ORACLE vec_load2
   const unsigned short h = s16[threadIdx.x];                // ORACLE vec_load16
   const unsigned char c = s8[threadIdx.x];                  // ORACLE vec_load8
-  out[threadIdx.x] = make_float4(a.x + b.x, a.y + b.y, h, c);
+  out[threadIdx.x] = make_float4(a.x + b.x, a.y + b.y, a.z + h, a.w + c);  // all of a: the load stays 16 bytes
 }
 
 // ldmatrix.x4 on a 64x64 half tile (128-byte rows): plain rows collide, XOR-swizzled chunks do not.
@@ -118,12 +118,12 @@ __device__ __forceinline__ void ldsm_x2_trans(unsigned addr, unsigned* r) {
 __global__ void __launch_bounds__(128) matrices(unsigned* out) {
   __shared__ __align__(1024) uint16_t tile[64 * 64];
   const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(tile));
-  unsigned r[4];
+  unsigned r[4], q[4];  // separate results: ptxas drops an ldmatrix whose registers are overwritten
   const int row = LANE % 16, chunk = LANE / 16;
   ldsm_x4(base + row * 128 + chunk * 16, r);                              // ORACLE ldsm_plain
-  ldsm_x4(base + row * 128 + ((chunk ^ (row % 8)) * 16), r + 0);          // ORACLE ldsm_swizzled
+  ldsm_x4(base + row * 128 + ((chunk ^ (row % 8)) * 16), q);              // ORACLE ldsm_swizzled
   ldsm_x2_trans(base + (LANE % 16) * 128 + WARP * 32, r + 2);             // ORACLE ldsm_trans
-  out[threadIdx.x] = r[0] + r[1] + r[2] + r[3];
+  out[threadIdx.x] = r[0] + r[1] + r[2] + r[3] + q[0] + q[1] + q[2] + q[3];
 }
 
 // cp.async: 16 bytes per lane, contiguous (conflict-free) and with a 32-byte stride (2-way).
