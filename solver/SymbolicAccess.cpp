@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <unordered_map>
 
@@ -171,6 +172,39 @@ std::optional<SymbolicWitness> conflict_of(const SymbolicAccess& a, const std::v
   return w;
 }
 
+// ---- Z3: one context per thread, reused ----
+
+// Creating a Z3 context costs milliseconds, as much as a typical query here; a PTX file asks
+// hundreds of small queries, so each thread keeps one context and renews it after this many
+// queries (bounding the memory it accumulates) or after a query Z3 gave up on.
+constexpr int kQueriesPerContext = 256;
+
+struct ContextCache {
+  std::unique_ptr<Z3Context> context;
+  int queries = 0;
+};
+thread_local ContextCache t_context;
+
+z3::context& shared_context(const SolverLimits& limits) {
+  if (!t_context.context || ++t_context.queries > kQueriesPerContext) {
+    t_context.context.reset();
+    t_context.context = std::make_unique<Z3Context>(limits);
+    t_context.queries = 0;
+  }
+  return (*t_context.context)();
+}
+
+void renew_context() { t_context.context.reset(); }
+
+// The queries are quantifier-free bit-vector formulas: simplification, bit-blasting and SAT
+// (Z3's own QF_BV pipeline) answer them several times faster than the default solver's set-up,
+// under the query's time limit.
+z3::solver bit_vector_solver(z3::context& ctx, const SolverLimits& limits) {
+  const z3::tactic t = z3::tactic(ctx, "simplify") & z3::tactic(ctx, "propagate-values") & z3::tactic(ctx, "solve-eqs") &
+                       z3::tactic(ctx, "bit-blast") & z3::tactic(ctx, "sat");
+  return z3::try_for(t, limits.z3_timeout_ms()).mk_solver();
+}
+
 // ---- the Z3 encoding of terms ----
 
 class Z3Terms {
@@ -313,6 +347,8 @@ class Decider {
     r.bounds = timed_decision<SymbolicProperty>(Engine::Z3, limits_, [&] { return z3_bounds(); });
     if (want_conflicts && r.conflicts.verdict == Verdict::Unknown && !residue_refuted_)
       r.conflicts = timed_decision<SymbolicProperty>(Engine::Z3, limits_, [&] { return z3_conflicts(); });
+    for (const SymbolicProperty* p : {&r.conflicts, &r.alignment, &r.bounds})
+      if (p->verdict == Verdict::Unknown && p->engine == Engine::Z3) renew_context();  // it may be spent
     return r;
   }
 
@@ -521,10 +557,9 @@ class Decider {
                                           const std::vector<std::pair<TermId, uint64_t>>& uniform_atoms, uint64_t constant,
                                           const std::vector<TermId>& uniform_conds, uint64_t residue, int64_t period,
                                           const std::function<SymbolicProperty(term::Evaluator&)>& confirm) {
-    Z3Context zc(limits_);
-    z3::context& ctx = zc();
+    z3::context& ctx = shared_context(limits_);
     Z3Terms T(ctx, P_);
-    z3::solver s = make_solver(ctx, limits_);
+    z3::solver s = bit_vector_solver(ctx, limits_);
     z3::expr g = ctx.bv_val(constant, 32);
     for (const auto& [atom, coef] : uniform_atoms) g = g + T.at(atom, -1) * ctx.bv_val(coef, 32);
     s.add(z3::urem(g, ctx.bv_val(static_cast<uint64_t>(period), 32)) == ctx.bv_val(residue, 32));
@@ -566,10 +601,9 @@ class Decider {
 
   // ---- Z3 over all 32 lanes ----
   SymbolicProperty z3_alignment() {
-    Z3Context zc(limits_);
-    z3::context& ctx = zc();
+    z3::context& ctx = shared_context(limits_);
     Z3Terms T(ctx, P_);
-    z3::solver s = make_solver(ctx, limits_);
+    z3::solver s = bit_vector_solver(ctx, limits_);
     // One symbolic lane: the property is about each lane alone.
     const int sl = Z3Terms::symbolic(0);
     s.add(z3::ult(T.lane_var(0), ctx.bv_val(a_.address_lanes, 32)));
@@ -585,10 +619,9 @@ class Decider {
   }
 
   SymbolicProperty z3_bounds() {
-    Z3Context zc(limits_);
-    z3::context& ctx = zc();
+    z3::context& ctx = shared_context(limits_);
     Z3Terms T(ctx, P_);
-    z3::solver s = make_solver(ctx, limits_);
+    z3::solver s = bit_vector_solver(ctx, limits_);
     const z3::expr base = a_.base ? T.at(P_.var_term(*a_.base), -1) : ctx.bv_val(0, 32);
     const z3::expr last = ctx.bv_val(static_cast<uint64_t>(std::max<int64_t>(0, a_.extent - a_.bytes)), 32);
     const bool too_small = a_.extent < a_.bytes;  // no byte of the buffer can hold the access
@@ -669,10 +702,9 @@ class Decider {
   }
 
   SymbolicProperty z3_conflicts() {
-    Z3Context zc(limits_);
-    z3::context& ctx = zc();
+    z3::context& ctx = shared_context(limits_);
     Z3Terms T(ctx, P_);
-    z3::solver s = make_solver(ctx, limits_);
+    z3::solver s = bit_vector_solver(ctx, limits_);
     if (!(a_.instr->mergeable && a_.arch->load_merging)) {
       s.add(pair_conflict(T, ctx));
       s.add(T.domains());
