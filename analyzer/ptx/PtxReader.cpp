@@ -420,8 +420,10 @@ class Reader {
       p.name = ident("a parameter name");
       while (accept("[")) {
         if (accept("]")) continue;
-        count *= small_int("an array size", 0, int64_t{1} << 20);
+        const int64_t n = small_int("an array size", 0, int64_t{1} << 20);
         expect("]");
+        if (n > 0 && count > (int64_t{1} << 30) / n) fail(p.pos, "the parameter is too large");
+        count *= n;
       }
       p.bytes = static_cast<int>(std::min<int64_t>(std::max(1, p.type->bits / 8) * count, INT32_MAX));
       out.push_back(p);
