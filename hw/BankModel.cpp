@@ -54,7 +54,10 @@ bool loads_merge(const Arch& arch, const SmemInstr& instr, const std::vector<int
   return partners_match(addresses, 1) || partners_match(addresses, 2);
 }
 
-static void validate_lanes(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses, LaneMask active) {
+namespace {
+
+// validate_access for the lanes in `active` only.
+void validate_lanes(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses, LaneMask active) {
   const std::string where = std::string(instr.name) + " on " + std::string(arch.name);
   if (arch.sm < instr.min_sm)
     throw HwError(where + ": the instruction needs sm_" + std::to_string(instr.min_sm) + " or later");
@@ -77,6 +80,8 @@ static void validate_lanes(const Arch& arch, const SmemInstr& instr, const std::
                     std::to_string(arch.max_smem_bytes_per_block) + " bytes of shared memory a block can have");
   }
 }
+
+}  // namespace
 
 void validate_access(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses) {
   validate_lanes(arch, instr, addresses, kAllLanes);

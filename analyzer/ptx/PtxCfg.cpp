@@ -32,12 +32,8 @@ bool is_terminator(const Instruction& ins) {
 bool writes_first_operand(const Instruction& ins) {
   if (ins.operands.empty()) return false;
   const std::string& op = ins.parts[0];
-  if (no_destination().count(op)) {
-    // wmma.load writes registers; wmma.store and wmma.mma's store do not
-    if (op == "wmma" && ins.parts.size() > 1 && (ins.parts[1] == "load" || ins.parts[1] == "mma")) return true;
-    if (op == "tensormap") return false;
-    return false;
-  }
+  if (no_destination().count(op))  // wmma.load and wmma.mma write registers; wmma.store does not
+    return op == "wmma" && ins.parts.size() > 1 && (ins.parts[1] == "load" || ins.parts[1] == "mma");
   if (op == "tcgen05" && ins.parts.size() > 1 && ins.parts[1] != "ld") return false;
   if (op == "mbarrier" && ins.operands[0].kind == Operand::Kind::Address) return false;
   const Operand& d = ins.operands[0];
