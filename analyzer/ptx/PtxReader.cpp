@@ -543,7 +543,7 @@ class Reader {
         std::string word = tok_.text;
         advance();
         if (accept(":")) {
-          if (accept(".callprototype")) {
+          if (accept(".callprototype") || accept(".branchtargets")) {
             declared_.insert(word);
             skip_to_semicolon();
             continue;

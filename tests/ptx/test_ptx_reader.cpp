@@ -97,4 +97,11 @@ TEST_CASE("ptx evaluator: a call cycle and an indirect branch leave the kernel u
   REQUIRE(a.kernels.size() == 1);
   REQUIRE(a.kernels[0].issues.size() == 1);
   CHECK(a.kernels[0].issues[0].message.find("a recursive call") != std::string::npos);
+  const auto b = read(kHead + ".visible .entry k()\n{\n.reg .b32 %r<2>;\nmov.u32 %r1, %tid.x;\nts: .branchtargets L1, L2;\n"
+                               "brx.idx %r1, ts;\nL1:\nret;\nL2:\nret;\n}\n");
+  lp::ptx::Analysis c;
+  lp::ptx::analyze(b, {}, c);
+  REQUIRE(c.kernels.size() == 1);
+  REQUIRE(c.kernels[0].issues.size() == 1);
+  CHECK(c.kernels[0].issues[0].message.find("an indirect branch (brx.idx)") != std::string::npos);
 }
