@@ -21,6 +21,7 @@
 #include "hw/Arch.h"
 #include "hw/SmemInstr.h"
 #include "rules/Checker.h"
+#include "rules/PtxCheck.h"
 #include "solver/BankConflicts.h"
 #include "solver/Engines.h"
 #include "solver/Injectivity.h"
@@ -483,7 +484,36 @@ json run_bench(const BenchOptions& opt) {
     fs::remove_all(synth_dir, ec);
   }
 
-  // (e) the limits.
+  // (e) compiled kernels: each PTX file checked alone on one core, no cache.
+  json ptx = json::array();
+  {
+    std::vector<std::string> ptx_errors;
+    for (const std::string& f : rules::collect_files(opt.ptx_paths, ptx_errors)) {
+      if (!rules::is_ptx_path(f)) continue;
+      say("ptx: " + f);
+      std::vector<double> walls;
+      json shape;
+      for (int rep = 0; rep < std::max(1, opt.repeats); ++rep) {
+        auto [c, rss] = isolated([&] { return check_once({f}, 1, std::nullopt); }, opt.isolate);
+        if (c.contains("error")) {
+          shape["error"] = c["error"];
+          break;
+        }
+        walls.push_back(c["wall_ms"]);
+        shape = c;
+        shape["peak_rss_mb"] = rss;
+      }
+      std::ifstream in(f);
+      const auto lines = std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n');
+      json row = {{"file", f}, {"lines", lines}};
+      row.update(shape);
+      if (!walls.empty()) row["wall_ms_median"] = median(walls);
+      ptx.push_back(row);
+    }
+  }
+  result["ptx"] = ptx;
+
+  // (f) the limits.
   if (opt.limits) result["limits"] = limits_section(LimitsOptions{opt.layoutproof, {}, opt.cache_files, opt.progress});
 
   // The targets.
@@ -497,6 +527,11 @@ json run_bench(const BenchOptions& opt) {
     target(c["name"].get<std::string>() + " warm", c["warm"]["wall_ms_median"].get<double>() / 1000, 0.2, "s");
   }
   target("median proof time", result["proofs_overall"]["median_ms"].get<double>(), 50, "ms");
+  for (const auto& p : ptx)
+    if (p.contains("wall_ms_median"))
+      target(fmt::format("PTX {} ({} lines), one core", fs::path(p["file"].get<std::string>()).filename().string(),
+                         p["lines"].get<int64_t>()),
+             p["wall_ms_median"].get<double>() / 1000, 1.0, "s");
   target(fmt::format("auto / fastest engine, worst of {} queries whose fastest engine takes >= 1 ms", measurable), worst_ratio, 1.5, "x");
   target(fmt::format("queries (>= 1 ms) where auto is over 1.5x the fastest"), static_cast<double>(over), 0, "");
   result["auto_over_fastest_worst_all_queries"] = worst_ratio_all;
@@ -535,6 +570,19 @@ std::string render_tables(const json& r) {
                      c["cold"]["wall_ms_median"].get<double>(), c["cold"]["peak_rss_mb"].get<double>(),
                      c["warm"]["wall_ms_median"].get<double>(), c["warm"]["peak_rss_mb"].get<double>(),
                      c.contains("cache_mismatch") ? "  CACHE MISMATCH" : "");
+  }
+  if (r.contains("ptx") && !r["ptx"].empty()) {
+    s += "\nPTX (check of one compiled kernel file, one core, no cache; median wall of the repeats)\n";
+    s += fmt::format("{:<40} {:>6} {:>6} {:>8} {:>8} {:>10}\n", "file", "lines", "oblig", "findings", "unknown", "wall ms");
+    for (const auto& p : r["ptx"]) {
+      if (!p.contains("wall_ms_median")) {
+        s += fmt::format("{:<40} error: {}\n", p["file"].get<std::string>(), p.value("error", std::string("?")));
+        continue;
+      }
+      s += fmt::format("{:<40} {:>6} {:>6} {:>8} {:>8} {:>10.1f}\n", fs::path(p["file"].get<std::string>()).filename().string(),
+                       p["lines"].get<int64_t>(), p["obligations"].get<size_t>(), p["findings"].get<size_t>(),
+                       p["unknowns"].get<size_t>(), p["wall_ms_median"].get<double>());
+    }
   }
   s += "\nPROOF TIME PER PROPERTY over the corpus obligations (auto engine)\n";
   s += fmt::format("{:<20} {:>6} {:>10} {:>10} {:>10}\n", "property", "count", "median ms", "p90 ms", "max ms");

@@ -10,6 +10,7 @@
 //   engines     every query (corpus and scaling) with z3, enum, f2 and auto: each engine's time,
 //               auto / fastest, and every disagreement between engines that decided (a soundness
 //               bug, reported loudly and failing the run)
+//   ptx         `check` of each PTX file (the PTX front end) on one core: lines, obligations, wall time
 //   limits      the worst inputs the gate has met, each in its own process with its budget: within
 //               the budget plus 10% and under its memory cap (bench/Limits.h); the result cache on
 //               a large tree, uncached, cold and warm
@@ -31,6 +32,7 @@ using json = nlohmann::ordered_json;
 
 struct BenchOptions {
   std::vector<std::string> paths;   ///< the corpus (files and directories)
+  std::vector<std::string> ptx_paths;  ///< PTX files (and directories) timed one by one on one core
   size_t synthetic_entries = 150;   ///< replicate the corpus to this many files (0: none)
   int repeats = 3;                  ///< corpus runs and obligations are repeated (medians); engine rounds at least
   int64_t max_tile = 4096;          ///< largest tile side of the scaling section (0: no scaling)

@@ -1,8 +1,9 @@
 // `layoutproof bench [PATH...] [--json] [--output FILE] [--repeats N] [--synthetic N] [--max-tile S]
-//                    [--param-max-log2 K] [--no-engines] [--z3-timeout-ms N] [--jobs N] [--no-isolate]`:
+//                    [--param-max-log2 K] [--no-engines] [--z3-timeout-ms N] [--jobs N] [--no-isolate] [--ptx PATH]`:
 // the performance benchmark (docs/performance.md); the measuring lives in bench/.
 // Exit: 0 when every engine that decided agreed, 1 on any disagreement (a soundness bug) or a
 // missed target with --fail-on-miss, 2 for usage.
+#include <filesystem>
 #include <iostream>
 #include <fstream>
 
@@ -20,6 +21,7 @@ class BenchCommand : public Command {
     auto* sub = app.add_subcommand("bench", "Measure the corpus check, proof times, scaling and the engines (docs/performance.md)");
     sub->add_option("paths", paths_, "Corpus files and directories (default: corpus/)");
     sub->add_flag("--json", json_, "Print the results as JSON instead of tables");
+    sub->add_option("--ptx", opt_.ptx_paths, "PTX files or directories to time one by one (default: tests/data/ptx and docs/data/ptx_validate_sm90.ptx)");
     sub->add_option("--output", output_, "Write the output here instead of standard output");
     sub->add_option("--repeats", opt_.repeats,
                     "Repeats of each corpus run and obligation (medians); the least timed rounds of an engine comparison");
@@ -40,6 +42,9 @@ class BenchCommand : public Command {
 
   int run() override {
     opt_.paths = paths_.empty() ? std::vector<std::string>{"corpus"} : paths_;
+    if (opt_.ptx_paths.empty())  // the checked-in compiled kernels
+      for (const char* d : {"tests/data/ptx", "docs/data/ptx_validate_sm90.ptx"})
+        if (std::filesystem::exists(d)) opt_.ptx_paths.push_back(d);
     opt_.engines = !no_engines_;
     opt_.isolate = !no_isolate_;
     opt_.limits = !no_limits_;

@@ -1,6 +1,7 @@
 // `layoutproof check PATH... [--format text|json|sarif|junit] [--output FILE] [--baseline FILE] [--report DIR]`:
 // the CI gate. Exit 1 when a finding (or an unknown) is at least as severe as --fail-on (default
 // warning), 0 otherwise, 2 for usage, configuration or internal errors.
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -8,11 +9,13 @@
 #include <iostream>
 
 #include "cli/Command.h"
+#include "cli/CudaCompile.h"
 #include "report/Baseline.h"
 #include "report/JsonReport.h"
 #include "report/MarkdownReport.h"
 #include "report/Report.h"
 #include "rules/Checker.h"
+#include "solver/Result.h"
 
 namespace lp::cli {
 
@@ -30,7 +33,9 @@ class CheckCommand : public Command {
   bool sets_own_budget() const override { return true; }
   CLI::App* setup(CLI::App& app) override {
     auto* sub = app.add_subcommand("check", "Check every layout annotation in files and directories (the CI gate)");
-    sub->add_option("paths", paths_, "Files and directories to check")->required();
+    sub->add_option("paths", paths_, "Files and directories to check (with --cuda: nvcc arguments, after --)");
+    sub->add_option("--cuda", cuda_, "Compile this CUDA file to PTX with nvcc (-O3 -lineinfo) and check the PTX");
+    sub->add_option("--arch", arch_, "The architecture --cuda compiles for (default sm_80)");
     sub->add_option("--format", format_, "text, json, sarif or junit")->check(CLI::IsMember({"text", "json", "sarif", "junit"}));
     sub->add_option("--output", output_, "Write the report here instead of standard output");
     sub->add_option("--report", report_dir_, "Also write an HTML page and a Markdown summary to this directory");
@@ -56,7 +61,19 @@ class CheckCommand : public Command {
   }
 
   int run() override {
+    if (paths_.empty() && cuda_.empty()) throw InputError("check needs at least one PATH, or --cuda FILE");
     rules::CheckOptions opt;
+    std::optional<CompiledPtx> compiled;
+    if (!cuda_.empty()) {
+      try {
+        compiled = compile_cuda_to_ptx(cuda_, arch_, paths_);  // the positionals are nvcc's arguments
+      } catch (const CudaCompileError& e) {
+        std::cerr << e.output << "error: " << e.what() << "\n";
+        return kBadInput;
+      }
+      paths_ = {compiled->ptx_path};
+      opt.ptx_sources.extra.insert(cuda_);
+    }
     try {
       if (!config_path_.empty()) opt.config = rules::load_config(config_path_);
       else if (std::filesystem::exists(".layoutproof.toml")) opt.config = rules::load_config(".layoutproof.toml");
@@ -73,8 +90,14 @@ class CheckCommand : public Command {
       opt.progress = [](size_t done, size_t total, const std::string& path) {
         std::cerr << "\r\033[K[" << done << "/" << total << "] " << path << std::flush;
       };
+    Stopwatch analysis;
     report::CheckRun run = rules::check_paths(paths_, opt);
     if (tty) std::cerr << "\r\033[K" << std::flush;
+    if (compiled) {
+      std::cerr << fmt::format("nvcc: {:.0f} ms; analysis: {:.0f} ms\n", compiled->nvcc_ms, analysis.elapsed_ms());
+      std::error_code ec;
+      std::filesystem::remove_all(compiled->dir, ec);
+    }
     try {
       if (!write_baseline_.empty()) report::Baseline::from_run(run).write(write_baseline_);
       if (!baseline_.empty()) report::apply_baseline(run, report::Baseline::read(baseline_));
@@ -92,12 +115,15 @@ class CheckCommand : public Command {
     write_output(text, output_, "report");
     const Severity threshold = fail_on_ == "error" ? Severity::Error : fail_on_ == "note" ? Severity::Note : Severity::Warning;
     for (const report::Finding& f : run.findings)
+      if (rules::is_input_error(f)) return kBadInput;  // a PTX that cannot be read
+    for (const report::Finding& f : run.findings)
       if (f.severity >= threshold) return kFindings;
     return kOk;
   }
 
  private:
   std::vector<std::string> paths_;
+  std::string cuda_, arch_ = "sm_80";
   std::string format_ = "text", output_, baseline_, write_baseline_, config_path_, engine_, cache_dir_, report_dir_, fail_on_ = "warning";
   unsigned jobs_ = 0;
   std::optional<double> time_budget_;

@@ -19,11 +19,12 @@ bool partners_match(const std::vector<int64_t>& addresses, int partner_mask) {
 }
 
 PhaseCost phase_cost(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses,
-                     std::vector<int> lanes) {
+                     std::vector<int> lanes, LaneMask active) {
   const int64_t word_bytes = arch.bank_bytes;
   std::map<int, std::set<int64_t>> words_by_bank;
   std::map<int, int64_t> accesses_by_bank;  // every lane's access, for instructions without broadcast
   for (int lane : lanes) {
+    if (!((active >> lane) & 1)) continue;
     const int64_t first = addresses[static_cast<size_t>(lane)];
     const int64_t last = first + instr.bytes - 1;  // validated: no overflow, inside smem
     for (int64_t w = first / word_bytes; w <= last / word_bytes; ++w) {
@@ -69,7 +70,10 @@ bool loads_merge(const Arch& arch, const SmemInstr& instr, const std::vector<int
   return partners_match(addresses, 1) || partners_match(addresses, 2);
 }
 
-void validate_access(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses) {
+namespace {
+
+// validate_access for the lanes in `active` only.
+void validate_lanes(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses, LaneMask active) {
   const std::string where = std::string(instr.name) + " on " + std::string(arch.name);
   if (arch.sm < instr.min_sm)
     throw HwError(where + ": the instruction needs sm_" + std::to_string(instr.min_sm) + " or later");
@@ -79,6 +83,7 @@ void validate_access(const Arch& arch, const SmemInstr& instr, const std::vector
     throw HwError(where + ": expected 32 lane addresses (lanes 0..31), got " + std::to_string(addresses.size()));
   const int used = address_lane_count(instr);
   for (int lane = 0; lane < used; ++lane) {
+    if (!((active >> lane) & 1)) continue;
     const int64_t a = addresses[static_cast<size_t>(lane)];
     const std::string at = where + ": lane " + std::to_string(lane) + " address " + std::to_string(a);
     if (a < 0) throw HwError(at + " is negative (addresses are byte offsets from the shared-memory base)");
@@ -92,12 +97,23 @@ void validate_access(const Arch& arch, const SmemInstr& instr, const std::vector
   }
 }
 
+}  // namespace
+
+void validate_access(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses) {
+  validate_lanes(arch, instr, addresses, kAllLanes);
+}
+
 AccessCost smem_access_cost(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses) {
-  validate_access(arch, instr, addresses);
+  return smem_access_cost(arch, instr, addresses, kAllLanes);
+}
+
+AccessCost smem_access_cost(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses,
+                            LaneMask active) {
+  validate_lanes(arch, instr, addresses, active);
   AccessCost cost;
-  cost.merged = loads_merge(arch, instr, addresses);
+  cost.merged = active == kAllLanes && loads_merge(arch, instr, addresses);
   for (std::vector<int>& lanes : phase_lanes(instr, cost.merged)) {
-    cost.phases.push_back(phase_cost(arch, instr, addresses, std::move(lanes)));
+    cost.phases.push_back(phase_cost(arch, instr, addresses, std::move(lanes), active));
     cost.wavefronts += cost.phases.back().wavefronts;
   }
   cost.ideal = static_cast<int64_t>(cost.phases.size());
@@ -134,7 +150,7 @@ AccessCost smem_access_cost(const Arch& arch, const SmemInstr& instr, const std:
     std::map<int, std::vector<int>> parts;  // tag group -> the phase's lanes reading from it
     for (int lane : lanes) parts[group_of_line[global_addresses[static_cast<size_t>(lane)] / kL1LineBytes]].push_back(lane);
     for (auto& [group, part_lanes] : parts) {
-      PhaseCost part = phase_cost(arch, instr, addresses, std::move(part_lanes));
+      PhaseCost part = phase_cost(arch, instr, addresses, std::move(part_lanes), kAllLanes);
       add_read_side(arch, instr, global_addresses, part);
       cost.wavefronts += part.wavefronts;
       cost.phases.push_back(std::move(part));

@@ -68,5 +68,16 @@ AccessCost smem_access_cost(const Arch& arch, const SmemInstr& instr, const std:
 /// and for global addresses that are not 32, negative or misaligned.
 AccessCost smem_access_cost(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses,
                             const std::vector<int64_t>& global_addresses);
+/// Lanes of a warp, bit t for lane t.
+using LaneMask = uint32_t;
+inline constexpr LaneMask kAllLanes = ~LaneMask{0};
+
+/// The same for a warp where only the lanes in `active` execute the instruction (a guard
+/// predicate, divergent control flow): the others give no address and fetch nothing, only the
+/// active lanes' addresses are validated, and a mergeable load merges only with every lane
+/// active (partial-warp merging was not measured). The ideal is the instruction's phase count,
+/// as for a full warp.
+AccessCost smem_access_cost(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses,
+                            LaneMask active);
 
 }  // namespace lp::hw

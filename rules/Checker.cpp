@@ -31,7 +31,7 @@ namespace {
 constexpr uintmax_t kMaxFileBytes = 16u << 20;  // larger files are refused by the scanner too
 
 bool annotatable(const fs::path& p) {
-  static const std::set<std::string> kExt = {".c", ".cc", ".cpp", ".cxx", ".h", ".hpp", ".cu", ".cuh", ".py", ".lp"};
+  static const std::set<std::string> kExt = {".c", ".cc", ".cpp", ".cxx", ".h", ".hpp", ".cu", ".cuh", ".py", ".lp", ".ptx"};
   return kExt.count(p.extension().string()) != 0;
 }
 
@@ -91,6 +91,11 @@ FileResult check_file(const std::string& path, const CheckOptions& opt, const Re
     text.append(chunk, static_cast<size_t>(in.gcount()));
   if (in.bad()) return FileResult{{unreadable(path, "read error")}, {}};
   if (text.size() > kMaxFileBytes + 1) text.resize(kMaxFileBytes + 1);
+  if (is_ptx_path(path)) {  // compiled kernels: the PTX front end (rules/PtxCheck.cpp), not cached
+    FileResult r;
+    check_ptx(path, std::move(text), opt.config, opt.ptx_sources, r.findings, r.obligations);
+    return r;
+  }
   const std::string key = cache ? ResultCache::key(path, text, opt.config) : std::string();
   annotate::ParseResult parsed = annotate::parse_annotations(path, std::move(text));
   // A file without statements costs nothing an entry would save (ResultCache.h).

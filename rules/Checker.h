@@ -8,6 +8,7 @@
 
 #include "report/Finding.h"
 #include "rules/Config.h"
+#include "rules/PtxCheck.h"
 
 namespace lp::rules {
 
@@ -19,6 +20,7 @@ struct CheckOptions {
   double cache_min_check_ms = 2.0;
   /// Called after each file (done, total, path), from the checking threads one at a time.
   std::function<void(size_t, size_t, const std::string&)> progress;
+  PtxSourcePolicy ptx_sources;  ///< source files PTX findings may quote besides the tree's
 };
 
 /// Problems with the paths themselves (missing, unreadable, a symlink loop): reported as

@@ -72,6 +72,7 @@ void FindingSink::report(const annotate::Statement& stmt, report::Finding f,
 void FindingSink::report_at(const SourceLoc& loc, report::Finding f, Severity floor) {
   std::optional<Severity> sev = config_.severity_of(rule_);
   if (!sev) return;
+  if (f.kind == report::FindingKind::Unknown && !(sev = config_.unknown_severity)) return;
   f.rule_id = rule_.id;
   f.severity = floor == Severity::Warning ? Severity::Warning : *sev;  // a parser warning stays one
   f.fingerprint = fingerprint_of(rule_, loc, f.message);

@@ -1,0 +1,1320 @@
+#include "analyzer/ptx/PtxEval.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <deque>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "analyzer/ptx/PtxCfg.h"
+
+namespace lp::ptx {
+
+using term::TermId;
+using term::TermPool;
+using term::VarId;
+using term::VarInfo;
+using term::VarKind;
+
+namespace {
+
+constexpr TermId kUnset = ~TermId{0};
+constexpr int kWarp = 32;  // lanes of a warp (PTX ISA 9.0 section 2.2: "warp size is 32")
+
+struct BudgetExceeded {
+  size_t pos;
+  std::string what;
+};
+
+/// The values one lane holds at a program point, and whether the lane gets there.
+struct State {
+  std::vector<TermId> regs;
+  TermId reach = 0;
+  bool exact = true;  ///< reach is not over-approximated
+  std::map<std::pair<std::string, int64_t>, TermId> params;  ///< the .param space (call sequences)
+};
+
+struct RegionOut {
+  std::vector<std::pair<int, State>> exits;
+  std::vector<State> latches;
+};
+
+std::optional<RegType> type_part(const std::string& part) { return parse_type("." + part); }
+
+// The instruction's operation type: its last component that is a type (".u32" in add.s32? no:
+// the last one), e.g. ld.shared.v4.u32 -> .u32.
+std::optional<RegType> op_type(const Instruction& ins) {
+  for (auto it = ins.parts.rbegin(); it != ins.parts.rend(); ++it)
+    if (auto t = type_part(*it)) return t;
+  return std::nullopt;
+}
+
+bool is_signed(const RegType& t) { return t.name.size() > 1 && t.name[1] == 's'; }
+
+int vector_count(const Instruction& ins) {
+  if (ins.has("v2")) return 2;
+  if (ins.has("v4")) return 4;
+  if (ins.has("v8")) return 8;
+  return 1;
+}
+
+// Instructions whose result is a function of their operands only: uniform operands give a
+// uniform result, even where the operation itself is not modelled.
+bool pure_operation(const std::string& op) {
+  static const std::set<std::string> kPure = {
+      "abs", "add", "sub", "mul", "mad", "fma", "div", "rem", "min", "max", "neg", "sqrt", "rsqrt", "rcp", "sin",
+      "cos", "lg2", "ex2", "tanh", "cvt", "set", "setp", "selp", "slct", "and", "or", "xor", "not", "cnot", "popc",
+      "clz", "brev", "bfind", "bfe", "bfi", "prmt", "shl", "shr", "shf", "lop3", "testp", "copysign", "fns", "dp4a",
+      "dp2a", "sad", "mul24", "mad24", "bmsk", "szext", "mov", "cvta", "vabsdiff", "vadd", "vsub", "vmad", "vmax",
+      "vmin", "vset", "vshl", "vshr", "vabsdiff2", "vabsdiff4", "vadd2", "vadd4", "vavrg2", "vavrg4", "vmax2", "vmax4",
+      "vmin2", "vmin4", "vset2", "vset4", "vsub2", "vsub4", "movmatrix"};
+  return kPure.count(op) != 0;
+}
+
+std::string line_of(const Module& m, size_t pos) { return std::to_string(line_col_of(*m.source, pos).first); }
+
+class KernelEval {
+ public:
+  KernelEval(const Module& m, const Function& kernel, bool standalone, const EvalOptions& opt, TermPool& pool,
+             KernelResult& out)
+      : m_(m), kernel_(kernel), standalone_(standalone), opt_(opt), P_(pool), out_(out) {}
+
+  void run() {
+    setup_threads();
+    try {
+      State init;
+      init.reach = thread_exists_;
+      std::vector<State> returns;
+      call_function(kernel_, init, returns, std::nullopt);
+    } catch (const BudgetExceeded& b) {
+      out_.sites.clear();
+      out_.issues.push_back(Issue{origin_at(b.pos, std::nullopt), b.what});
+    } catch (const term::TermLimitError& e) {
+      out_.sites.clear();
+      out_.issues.push_back(Issue{origin_at(kernel_.pos, std::nullopt),
+                                  std::string("the kernel is too large to evaluate: ") + e.what()});
+    }
+  }
+
+ private:
+  struct Frame {
+    const Function* fn;
+    const Cfg* cfg;
+    size_t call_pos;
+    std::optional<size_t> call_loc;
+  };
+
+  // ---- threads of the block -------------------------------------------------------------------
+  bool reads_tid_yz(const Function& f, std::set<const Function*>& seen) {
+    if (!seen.insert(&f).second) return false;
+    for (const Instruction& ins : f.body) {
+      for (const Operand& o : ins.operands) {
+        std::function<bool(const Operand&)> uses = [&](const Operand& x) {
+          if (x.kind == Operand::Kind::Register &&
+              (x.name == "%tid.y" || x.name == "%tid.z" || x.name == "%ntid.y" || x.name == "%ntid.z"))
+            return true;
+          return std::any_of(x.elems.begin(), x.elems.end(), uses);
+        };
+        if (uses(o)) return true;
+      }
+      if (ins.parts[0] == "call")
+        for (const Operand& o : ins.operands)
+          if (o.kind == Operand::Kind::Symbol)
+            if (const Function* g = m_.function(o.name); g && g->has_body && reads_tid_yz(*g, seen)) return true;
+    }
+    return false;
+  }
+
+  VarId uniform(const std::string& name, int width, uint64_t lo, uint64_t hi, int align_log2 = 0, bool approx = false) {
+    VarInfo v;
+    v.name = name;
+    v.kind = VarKind::Uniform;
+    v.width = width;
+    v.lo = lo;
+    v.hi = hi;
+    v.align_log2 = align_log2;
+    v.over_approximated = approx;
+    return P_.new_var(v);
+  }
+  VarId keyed_uniform(const std::string& key, const std::string& name, int width, uint64_t lo, uint64_t hi) {
+    VarInfo v;
+    v.name = name;
+    v.kind = VarKind::Uniform;
+    v.width = width;
+    v.lo = lo;
+    v.hi = hi;
+    return P_.keyed_var(out_.name + "|" + key, v);
+  }
+  TermId opaque(const std::string& reason, int width) {
+    VarInfo v;
+    v.name = "?";
+    v.kind = VarKind::Opaque;
+    v.width = width;
+    v.reason = reason;
+    return P_.var_term(P_.new_var(v));
+  }
+
+  void setup_threads() {
+    const auto& req = kernel_.reqntid;
+    int64_t max_threads = 1024;
+    if (req) max_threads = (*req)[0] * (*req)[1] * (*req)[2];
+    else if (kernel_.maxntid) max_threads = (*kernel_.maxntid)[0] * (*kernel_.maxntid)[1] * (*kernel_.maxntid)[2];
+    max_threads = std::clamp<int64_t>(max_threads, 1, 1 << 20);
+    const int64_t warps = (max_threads + kWarp - 1) / kWarp;
+    warp_ = P_.var_term(uniform("warp", 32, 0, static_cast<uint64_t>(warps - 1)));
+    const TermId t = P_.add(P_.mul(warp_, P_.constant(kWarp, 32)), P_.lane());  // linear thread index
+    thread_exists_ = P_.boolean(true);
+    std::set<const Function*> seen;
+    multi_d_ = (req && ((*req)[1] > 1 || (*req)[2] > 1)) || reads_tid_yz(kernel_, seen);
+    // Without .reqntid the block is taken to be a whole number of warps (docs/ptx.md).
+    if (req) {
+      ntid_ = {P_.constant(static_cast<uint64_t>((*req)[0]), 32), P_.constant(static_cast<uint64_t>((*req)[1]), 32),
+               P_.constant(static_cast<uint64_t>((*req)[2]), 32)};
+      if (max_threads % kWarp != 0) thread_exists_ = P_.ult(t, P_.constant(static_cast<uint64_t>(max_threads), 32));
+    } else {
+      const uint64_t hi = static_cast<uint64_t>(max_threads);
+      ntid_ = {P_.var_term(uniform("ntid.x", 32, multi_d_ ? 1 : kWarp, hi, multi_d_ ? 0 : 5)),
+               multi_d_ ? P_.var_term(uniform("ntid.y", 32, 1, hi)) : P_.constant(1, 32),
+               multi_d_ ? P_.var_term(uniform("ntid.z", 32, 1, hi)) : P_.constant(1, 32)};
+    }
+    if (!multi_d_) {
+      tid_ = {t, P_.constant(0, 32), P_.constant(0, 32)};
+    } else {
+      const TermId xy = P_.mul(ntid_[0], ntid_[1]);
+      tid_ = {P_.urem(t, ntid_[0]), P_.urem(P_.udiv(t, ntid_[0]), ntid_[1]), P_.udiv(t, xy)};
+    }
+    shared_window_ = P_.var_term(uniform("shared_window", 64, 0, ~uint64_t{0}));
+    local_window_ = P_.var_term(uniform("local_window", 64, 0, ~uint64_t{0}));
+  }
+
+  TermId special(const std::string& name, size_t pos) {
+    const auto comp = [&](const std::string& base) -> int {
+      if (name == base + ".x") return 0;
+      if (name == base + ".y") return 1;
+      if (name == base + ".z") return 2;
+      return -1;
+    };
+    if (int k = comp("%tid"); k >= 0) return tid_[static_cast<size_t>(k)];
+    if (int k = comp("%ntid"); k >= 0) return ntid_[static_cast<size_t>(k)];
+    if (int k = comp("%ctaid"); k >= 0)
+      return P_.var_term(keyed_uniform(name, name.substr(1), 32, 0, k == 0 ? 0x7fffffffu : 0xffffu));
+    if (int k = comp("%nctaid"); k >= 0)
+      return P_.var_term(keyed_uniform(name, name.substr(1), 32, 1, k == 0 ? 0x7fffffffu : 0xffffu));
+    if (name == "%laneid") return P_.lane();
+    const TermId one = P_.constant(1, 32);
+    if (name == "%lanemask_eq") return P_.shl(one, P_.lane());
+    if (name == "%lanemask_lt") return P_.sub(P_.shl(one, P_.lane()), one);
+    if (name == "%lanemask_le") return P_.sub(P_.shl(P_.constant(2, 32), P_.lane()), one);
+    if (name == "%lanemask_ge") return P_.bit_not(P_.sub(P_.shl(one, P_.lane()), one));
+    if (name == "%lanemask_gt") return P_.bit_not(P_.sub(P_.shl(P_.constant(2, 32), P_.lane()), one));
+    if (name.rfind("%clock", 0) == 0 || name.rfind("%globaltimer", 0) == 0 || name.rfind("%pm", 0) == 0)
+      return opaque(fmt::format("{} (line {}) differs between lanes and runs", name, line_of(m_, pos)), 64);
+    if (name == "%warpid" || name == "%smid")  // may change during the kernel: a fresh value per read
+      return P_.var_term(uniform(name.substr(1) + "@" + line_of(m_, pos), 32, 0, 0xffffffffu));
+    return P_.var_term(keyed_uniform(name, name.substr(1), 64, 0, ~uint64_t{0}));
+  }
+
+  // ---- symbols ----
+  TermId shared_base(const SharedSymbol& s) {
+    const int align_log2 = std::min(63, __builtin_ctzll(static_cast<uint64_t>(std::max<int64_t>(1, s.align))));
+    const uint64_t room = static_cast<uint64_t>(std::max<int64_t>(0, opt_.max_smem_bytes - s.bytes.value_or(0)));
+    VarInfo v;
+    v.name = s.name;
+    v.kind = VarKind::Uniform;
+    v.width = 32;
+    v.lo = 0;
+    v.hi = std::max<uint64_t>(room, 0);
+    v.align_log2 = align_log2;
+    const VarId id = P_.keyed_var(out_.name + "|smem|" + s.name, v);
+    symbols_[id] = &s;
+    return P_.var_term(id);
+  }
+
+  TermId symbol_address(const Frame& fr, const Operand& o, int width) {
+    TermId base;
+    if (const SharedSymbol* s = m_.shared_symbol(*fr.fn, o.name)) base = P_.resize(shared_base(*s), width);
+    else base = P_.var_term(keyed_uniform("&" + o.name, "&" + o.name, width, 0, term::mask_of(width)));
+    return P_.add(base, P_.constant(static_cast<uint64_t>(o.offset), width));
+  }
+
+  // ---- operands ----
+  int reg_bits(const Frame& fr, const std::string& name) const {
+    auto it = fr.cfg->reg_index.find(name);
+    return it == fr.cfg->reg_index.end() ? 32 : fr.cfg->reg_bits[static_cast<size_t>(it->second)];
+  }
+
+  TermId read_reg(const Frame& fr, State& s, const std::string& name, size_t pos) {
+    auto it = fr.cfg->reg_index.find(name);
+    if (it == fr.cfg->reg_index.end()) return special(name, pos);
+    TermId& v = s.regs[static_cast<size_t>(it->second)];
+    if (v == kUnset)
+      v = opaque(fmt::format("{} is read before it is written (line {})", name, line_of(m_, pos)),
+                 fr.cfg->reg_bits[static_cast<size_t>(it->second)]);
+    return v;
+  }
+
+  /// The value of a source operand at `width` bits (sign-extended when `sign` and wider).
+  TermId get(const Frame& fr, State& s, const Operand& o, int width, bool sign = false) {
+    TermId v;
+    switch (o.kind) {
+      case Operand::Kind::Register: {
+        v = read_reg(fr, s, o.name, o.pos);
+        if (P_.width(v) < width && sign) v = P_.sext(v, width);
+        v = P_.resize(v, width);
+        if (o.negated) v = P_.bit_not(v);
+        return v;
+      }
+      case Operand::Kind::Immediate: return P_.constant(o.imm, width);
+      case Operand::Kind::Symbol: return symbol_address(fr, o, width);
+      case Operand::Kind::Vector: {
+        if (o.elems.empty()) break;
+        const int ew = std::max(1, width / static_cast<int>(o.elems.size()));
+        TermId acc = P_.constant(0, width);
+        for (size_t k = 0; k < o.elems.size(); ++k) {
+          const TermId e = P_.zext(get(fr, s, o.elems[k], ew), width);
+          acc = P_.bit_or(acc, P_.shl(e, P_.constant(static_cast<uint64_t>(ew) * k, width)));
+        }
+        return acc;
+      }
+      default: break;
+    }
+    return opaque(fmt::format("operand at line {} is not a value", line_of(m_, o.pos)), width);
+  }
+
+  void set_reg(const Frame& fr, State& s, const std::string& name, TermId v, std::optional<TermId> guard) {
+    auto it = fr.cfg->reg_index.find(name);
+    if (it == fr.cfg->reg_index.end()) return;
+    TermId& slot = s.regs[static_cast<size_t>(it->second)];
+    v = P_.resize(v, fr.cfg->reg_bits[static_cast<size_t>(it->second)]);
+    if (guard && slot != kUnset) v = P_.ite(*guard, v, slot);
+    slot = v;
+  }
+
+  /// Writes `v` (of the operation's width) to a destination operand: a register, a vector of
+  /// registers (split into equal parts), or `_`.
+  void set(const Frame& fr, State& s, const Operand& o, TermId v, std::optional<TermId> guard) {
+    if (o.kind == Operand::Kind::Register) return set_reg(fr, s, o.name, v, guard);
+    if (o.kind == Operand::Kind::Vector && !o.elems.empty()) {
+      const int w = P_.width(v);
+      const int ew = std::max(1, w / static_cast<int>(o.elems.size()));
+      for (size_t k = 0; k < o.elems.size(); ++k)
+        set(fr, s, o.elems[k], P_.trunc(P_.lshr(v, P_.constant(static_cast<uint64_t>(ew) * k, w)), ew), guard);
+    }
+  }
+
+  /// Sets every register of a destination to the same kind of unknown.
+  void set_unknown(const Frame& fr, State& s, const Operand& o, bool uniform_value, const std::string& what,
+                   std::optional<TermId> guard) {
+    if (o.kind == Operand::Kind::Register) {
+      const int w = reg_bits(fr, o.name);
+      const TermId v = uniform_value ? P_.var_term(uniform(what, w, 0, term::mask_of(w))) : opaque(what, w);
+      set_reg(fr, s, o.name, v, guard);
+    }
+    for (const Operand& e : o.elems) set_unknown(fr, s, e, uniform_value, what, guard);
+    if (o.pair) {
+      const TermId v = uniform_value ? P_.var_term(uniform(what, 1, 0, 1)) : opaque(what, 1);
+      set_reg(fr, s, *o.pair, v, guard);
+    }
+  }
+
+  bool operand_uniform(const Frame& fr, State& s, const Operand& o) {
+    switch (o.kind) {
+      case Operand::Kind::Register: return !P_.lane_dependent(read_reg(fr, s, o.name, o.pos));
+      case Operand::Kind::Vector:
+      case Operand::Kind::List:
+        return std::all_of(o.elems.begin(), o.elems.end(), [&](const Operand& e) { return operand_uniform(fr, s, e); });
+      case Operand::Kind::Address:
+        return std::all_of(o.elems.begin(), o.elems.end(), [&](const Operand& e) { return operand_uniform(fr, s, e); });
+      default: return true;
+    }
+  }
+
+  /// An instruction the evaluator does not model: its results are uniform unknowns when it is a
+  /// pure function of uniform operands, else opaque with the reason.
+  void generic(const Frame& fr, State& s, const Instruction& ins, std::optional<TermId> guard) {
+    if (!writes_first_operand(ins)) return;
+    bool uniform_inputs = pure_operation(ins.parts[0]);
+    for (size_t k = 1; k < ins.operands.size() && uniform_inputs; ++k) uniform_inputs = operand_uniform(fr, s, ins.operands[k]);
+    const std::string where = fmt::format("{} (line {})", ins.opcode, line_of(m_, ins.pos));
+    set_unknown(fr, s, ins.operands[0], uniform_inputs,
+                uniform_inputs ? where : fmt::format("the result of {} is not modelled", where), guard);
+  }
+
+  // ---- sites ----
+  SiteOrigin origin_at(size_t pos, std::optional<size_t> loc) const {
+    SiteOrigin o;
+    o.pos = pos;
+    o.debug_loc = loc;
+    for (const Frame& f : stack_)
+      if (f.call_pos != static_cast<size_t>(-1)) {
+        o.call_positions.push_back(f.call_pos);
+        o.call_debug_locs.push_back(f.call_loc);
+      }
+    return o;
+  }
+
+  void record(State& s, const Instruction& ins, SiteKind kind, std::string instr, int bytes, TermId address,
+              std::optional<TermId> guard, std::optional<std::string> unknown = std::nullopt, std::string note = {}) {
+    if (probing_ > 0) return;
+    Site site;
+    site.kind = kind;
+    site.opcode = ins.opcode;
+    site.instr = std::move(instr);
+    site.bytes = bytes;
+    site.address = P_.resize(address, 32);
+    site.active = guard ? P_.bit_and(s.reach, *guard) : s.reach;
+    site.active_exact = s.exact;
+    site.unknown = std::move(unknown);
+    site.note = std::move(note);
+    site.origin = origin_at(ins.pos, ins.debug_loc);
+    std::vector<VarId> bases;
+    for (VarId v : P_.vars_of(site.address))
+      if (symbols_.count(v)) bases.push_back(v);
+    if (bases.size() == 1) {
+      const SharedSymbol* sym = symbols_.at(bases[0]);
+      site.symbol = sym->name;
+      site.symbol_bytes = sym->bytes;
+      site.symbol_base = bases[0];
+    }
+    if (!site.unknown && P_.opaque(site.address)) site.unknown = P_.opaque_reason(site.address);
+    out_.sites.push_back(std::move(site));
+  }
+
+  void not_per_lane(State& s, const Instruction& ins, std::optional<TermId> guard, const std::string& why) {
+    record(s, ins, SiteKind::NotPerLane, "", 0, P_.constant(0, 32), guard, std::nullopt, why);
+  }
+
+  /// The shared-window address of an address operand of a shared-space access.
+  TermId address_of(const Frame& fr, State& s, const Operand& o, int width) {
+    if (o.kind != Operand::Kind::Address)
+      return opaque(fmt::format("operand at line {} is not an address", line_of(m_, o.pos)), width);
+    TermId base = P_.constant(0, width);
+    if (!o.elems.empty()) {
+      const Operand& b = o.elems[0];
+      if (b.kind == Operand::Kind::Register) {
+        base = read_reg(fr, s, b.name, b.pos);
+        base = P_.resize(base, std::max(width, P_.width(base)));
+      } else {
+        base = symbol_address(fr, b, width);
+      }
+    }
+    return P_.add(base, P_.constant(static_cast<uint64_t>(o.offset), P_.width(base)));
+  }
+
+  /// For a generic address: its shared-window address when it is the shared window's base plus
+  /// an offset (cvta.shared), nullopt when it does not point into shared memory as far as the
+  /// model can tell, or an opaque reason when it mixes the window with something else.
+  std::optional<TermId> generic_to_shared(TermId generic, std::string& problem) {
+    const std::vector<VarId> vars = P_.vars_of(generic);
+    const VarId window = static_cast<VarId>(P_.node(shared_window_).value);
+    if (!std::count(vars.begin(), vars.end(), window)) return std::nullopt;
+    const TermId off = P_.sub(P_.resize(generic, 64), shared_window_);
+    const std::vector<VarId> left = P_.vars_of(off);
+    if (std::count(left.begin(), left.end(), window)) {
+      problem = "a generic address that is not the shared window's base plus an offset";
+      return std::nullopt;
+    }
+    return P_.trunc(off, 32);
+  }
+
+  enum class Space { Shared, Cluster, Generic, Param, Local, Other };
+  static Space space_of(const Instruction& ins) {
+    for (const std::string& p : ins.parts) {
+      if (p == "shared" || p == "shared::cta") return Space::Shared;
+      if (p == "shared::cluster") return Space::Cluster;
+      if (p == "param") return Space::Param;
+      if (p == "local") return Space::Local;
+      if (p == "global" || p == "const") return Space::Other;
+    }
+    return Space::Generic;
+  }
+
+  static std::string catalog_name(bool load, int bytes) {
+    const std::string op = load ? "ld.shared." : "st.shared.";
+    switch (bytes) {
+      case 1: return op + "u8";
+      case 2: return op + "u16";
+      case 4: return op + "b32";
+      case 8: return op + "v2.b32";
+      case 16: return op + "v4.b32";
+      default: return "";
+    }
+  }
+
+  // ld / st / atom / red on any space.
+  void memory(const Frame& fr, State& s, const Instruction& ins, std::optional<TermId> guard) {
+    const std::string& op = ins.parts[0];
+    const bool load = op == "ld" || op == "ldu";
+    const bool atomic = op == "atom" || op == "red";
+    const Space space = space_of(ins);
+    const auto type = op_type(ins);
+    const int elem_bits = type ? type->bits : 32;
+    const int bytes = std::max(1, elem_bits / 8) * vector_count(ins);
+    const Operand* addr = nullptr;
+    for (const Operand& o : ins.operands)
+      if (o.kind == Operand::Kind::Address) {
+        addr = &o;
+        break;
+      }
+    if (space == Space::Param) return param_access(fr, s, ins, guard, load);
+    const int aw = space == Space::Shared || space == Space::Cluster ? 32 : m_.address_size;
+    const TermId a = addr ? address_of(fr, s, *addr, aw) : opaque("no address operand", aw);
+    std::optional<TermId> shared_addr;
+    std::string problem;
+    if (space == Space::Shared) shared_addr = P_.resize(a, 32);
+    else if (space == Space::Generic) shared_addr = generic_to_shared(a, problem);
+    if (space == Space::Cluster) {
+      record(s, ins, SiteKind::PerLane, "", bytes, P_.resize(a, 32), guard,
+             std::string("distributed shared memory (shared::cluster) is not modelled"));
+    } else if (!problem.empty()) {
+      record(s, ins, SiteKind::PerLane, "", bytes, P_.resize(a, 32), guard, problem);
+    } else if (shared_addr) {
+      if (atomic) record(s, ins, SiteKind::Atomic, "", bytes, *shared_addr, guard);
+      else record(s, ins, SiteKind::PerLane, catalog_name(load, bytes), bytes, *shared_addr, guard);
+    }
+    if (!writes_first_operand(ins)) return;
+    // A load from a warp-uniform address gives every lane the same value; local memory is
+    // per thread whatever the address.
+    const std::vector<VarId> address_vars = P_.vars_of(a);
+    const bool may_be_local = space == Space::Generic && std::count(address_vars.begin(), address_vars.end(),
+                                                                   static_cast<VarId>(P_.node(local_window_).value));
+    const bool uniform_value = load && !atomic && space != Space::Local && !P_.lane_dependent(a) && !may_be_local;
+    const std::string what = fmt::format("{} (line {})", ins.opcode, line_of(m_, ins.pos));
+    set_unknown(fr, s, ins.operands[0], uniform_value,
+                uniform_value ? "value loaded by " + what : "the value loaded by " + what + " differs per lane", guard);
+  }
+
+  void param_access(const Frame& fr, State& s, const Instruction& ins, std::optional<TermId> guard, bool load) {
+    const Operand* addr = nullptr;
+    for (const Operand& o : ins.operands)
+      if (o.kind == Operand::Kind::Address) addr = &o;
+    if (!addr || addr->elems.empty() || addr->elems[0].kind != Operand::Kind::Symbol) {
+      if (load) generic(fr, s, ins, guard);
+      return;
+    }
+    const std::string& name = addr->elems[0].name;
+    const auto type = op_type(ins);
+    const int w = type ? std::min(64, type->bits) : 32;
+    const int n = vector_count(ins);
+    const int step = std::max(1, w / 8);
+    if (!load) {
+      const Operand& value = ins.operands.back();
+      for (int k = 0; k < n; ++k) {
+        const Operand& e = value.kind == Operand::Kind::Vector && static_cast<size_t>(k) < value.elems.size() ? value.elems[static_cast<size_t>(k)] : value;
+        s.params[{name, addr->offset + k * step}] = get(fr, s, e, w);
+      }
+      return;
+    }
+    const Operand& dst = ins.operands[0];
+    for (int k = 0; k < n; ++k) {
+      const Operand& d = dst.kind == Operand::Kind::Vector && static_cast<size_t>(k) < dst.elems.size() ? dst.elems[static_cast<size_t>(k)] : dst;
+      const int64_t off = addr->offset + k * step;
+      TermId v;
+      auto it = s.params.find({name, off});
+      if (it != s.params.end() && P_.width(it->second) == w) {
+        v = it->second;
+      } else if (is_kernel_param(fr, name) && !standalone_) {
+        const std::string key = fmt::format("{}+{}:{}", name, off, w);
+        v = P_.var_term(keyed_uniform(key, off ? fmt::format("{}+{}", name, off) : name, w, 0, term::mask_of(w)));
+      } else {
+        v = opaque(fmt::format("parameter {} of {} is not known here", name, fr.fn->name), w);
+      }
+      set(fr, s, d, v, guard);
+    }
+  }
+
+  bool is_kernel_param(const Frame& fr, const std::string& name) const {
+    return fr.fn == &kernel_ &&
+           std::any_of(kernel_.params.begin(), kernel_.params.end(), [&](const Param& p) { return p.name == name; });
+  }
+
+  // ---- arithmetic ----
+  TermId shift_amount(TermId amount, int w) {
+    amount = P_.resize(amount, std::max(32, P_.width(amount)));
+    if (w >= P_.width(amount)) return P_.zext(amount, w);
+    const TermId wc = P_.constant(static_cast<uint64_t>(w), P_.width(amount));
+    return P_.trunc(P_.ite(P_.ult(amount, wc), amount, wc), w);
+  }
+
+  TermId compare(const std::string& cmp, TermId a, TermId b, bool sgn) {
+    if (cmp == "eq") return P_.eq(a, b);
+    if (cmp == "ne") return P_.ne(a, b);
+    if (cmp == "lt") return sgn ? P_.slt(a, b) : P_.ult(a, b);
+    if (cmp == "le") return sgn ? P_.sle(a, b) : P_.ule(a, b);
+    if (cmp == "gt") return sgn ? P_.slt(b, a) : P_.ult(b, a);
+    if (cmp == "ge") return sgn ? P_.sle(b, a) : P_.ule(b, a);
+    if (cmp == "lo") return P_.ult(a, b);
+    if (cmp == "ls") return P_.ule(a, b);
+    if (cmp == "hi") return P_.ult(b, a);
+    if (cmp == "hs") return P_.ule(b, a);
+    return kUnset;
+  }
+
+  TermId lop3(TermId a, TermId b, TermId c, uint64_t lut) {
+    const int w = P_.width(a);
+    TermId acc = P_.constant(0, w);
+    for (int i = 0; i < 8; ++i) {
+      if (!((lut >> i) & 1)) continue;
+      const TermId x = (i & 4) ? a : P_.bit_not(a);
+      const TermId y = (i & 2) ? b : P_.bit_not(b);
+      const TermId z = (i & 1) ? c : P_.bit_not(c);
+      acc = P_.bit_or(acc, P_.bit_and(x, P_.bit_and(y, z)));
+    }
+    return acc;
+  }
+
+  TermId prmt(TermId a, TermId b, uint64_t sel) {
+    TermId out = P_.constant(0, 32);
+    for (int i = 0; i < 4; ++i) {
+      const uint64_t nib = (sel >> (4 * i)) & 0xf;
+      const uint64_t idx = nib & 7;
+      const TermId src = idx < 4 ? a : b;
+      TermId byte = P_.bit_and(P_.lshr(src, P_.constant(8 * (idx % 4), 32)), P_.constant(0xff, 32));
+      if (nib & 8) byte = P_.bit_and(P_.ashr(P_.shl(byte, P_.constant(24, 32)), P_.constant(31, 32)), P_.constant(0xff, 32));
+      out = P_.bit_or(out, P_.shl(byte, P_.constant(static_cast<uint64_t>(8 * i), 32)));
+    }
+    return out;
+  }
+
+  // shfl.sync (PTX ISA 9.0, section 9.7.9.6): the value of `a` in the source lane j, or the lane's
+  // own value when j is out of its segment.
+  void shfl(const Frame& fr, State& s, const Instruction& ins, std::optional<TermId> guard) {
+    if (ins.operands.size() < 4) return generic(fr, s, ins, guard);
+    std::string mode;
+    for (const std::string& p : ins.parts)
+      if (p == "up" || p == "down" || p == "bfly" || p == "idx") mode = p;
+    const TermId a = get(fr, s, ins.operands[1], 32);
+    const TermId bval = P_.bit_and(get(fr, s, ins.operands[2], 32), P_.constant(31, 32));
+    const TermId c = get(fr, s, ins.operands[3], 32);
+    const TermId cval = P_.bit_and(c, P_.constant(31, 32));
+    const TermId segmask = P_.bit_and(P_.lshr(c, P_.constant(8, 32)), P_.constant(31, 32));
+    const TermId lane = P_.lane();
+    const TermId max_lane = P_.bit_or(P_.bit_and(lane, segmask), P_.bit_and(cval, P_.bit_not(segmask)));
+    const TermId min_lane = P_.bit_and(lane, segmask);
+    TermId j, pval;
+    if (mode == "up") {
+      j = P_.sub(lane, bval);
+      pval = P_.sle(max_lane, j);
+    } else if (mode == "down") {
+      j = P_.add(lane, bval);
+      pval = P_.sle(j, max_lane);
+    } else if (mode == "bfly") {
+      j = P_.bit_xor(lane, bval);
+      pval = P_.sle(j, max_lane);
+    } else if (mode == "idx") {
+      j = P_.bit_or(min_lane, P_.bit_and(bval, P_.bit_not(segmask)));
+      pval = P_.sle(j, max_lane);
+    } else {
+      return generic(fr, s, ins, guard);
+    }
+    const TermId src = P_.ite(pval, j, lane);
+    const TermId value = P_.substitute(a, {{P_.lane_var(), src}});
+    set(fr, s, ins.operands[0], value, guard);
+    if (ins.operands[0].pair) set_reg(fr, s, *ins.operands[0].pair, pval, guard);
+  }
+
+  // The integer instructions of PTX ISA 9.0 sections 9.7.1-9.7.8 and 9.7.9.x that compute addresses.
+  void arithmetic(const Frame& fr, State& s, const Instruction& ins, std::optional<TermId> guard) {
+    const std::string& op = ins.parts[0];
+    const auto type = op_type(ins);
+    const auto& ops = ins.operands;
+    if (!type || type->is_float || ins.has("sat") || ins.has("relu") ||
+        (ins.has("cc") && op != "add" && op != "sub" && op != "mad") || ops.empty())
+      return generic(fr, s, ins, guard);
+    const int w = std::min(64, type->bits);
+    const bool sgn = is_signed(*type);
+    auto src = [&](size_t k, int width = 0) { return get(fr, s, ops.at(k), width ? width : w, sgn); };
+    auto out = [&](TermId v) { set(fr, s, ops[0], v, guard); };
+    const size_t n = ops.size();
+    if (op == "mov" && n == 2) return out(get(fr, s, ops[1], w));
+    if ((op == "add" || op == "sub") && n == 3) return out(op == "add" ? P_.add(src(1), src(2)) : P_.sub(src(1), src(2)));
+    if ((op == "mul" || op == "mad") && n == (op == "mul" ? 3u : 4u)) {
+      if (ins.has("wide")) {
+        const TermId x = sgn ? P_.sext(src(1), 2 * w) : P_.zext(src(1), 2 * w);
+        const TermId y = sgn ? P_.sext(src(2), 2 * w) : P_.zext(src(2), 2 * w);
+        TermId r = P_.mul(x, y);
+        if (op == "mad") r = P_.add(r, get(fr, s, ops[3], 2 * w));
+        return out(r);
+      }
+      TermId r = ins.has("hi") ? P_.mulhi(src(1), src(2), sgn) : P_.mul(src(1), src(2));
+      if (op == "mad") r = P_.add(r, src(3));
+      return out(r);
+    }
+    if ((op == "div" || op == "rem") && n == 3) {
+      const TermId d = src(2);
+      if (!P_.const_value(d) || *P_.const_value(d) == 0) return generic(fr, s, ins, guard);
+      if (op == "div") return out(sgn ? P_.sdiv(src(1), d) : P_.udiv(src(1), d));
+      return out(sgn ? P_.srem(src(1), d) : P_.urem(src(1), d));
+    }
+    if ((op == "and" || op == "or" || op == "xor") && n == 3) {
+      const TermId x = src(1), y = src(2);
+      return out(op == "and" ? P_.bit_and(x, y) : op == "or" ? P_.bit_or(x, y) : P_.bit_xor(x, y));
+    }
+    if (op == "not" && n == 2) return out(P_.bit_not(src(1)));
+    if ((op == "min" || op == "max") && n == 3) {
+      const TermId x = src(1), y = src(2);
+      const TermId lt = sgn ? P_.slt(x, y) : P_.ult(x, y);
+      return out(op == "min" ? P_.ite(lt, x, y) : P_.ite(lt, y, x));
+    }
+    if (op == "neg" && n == 2) return out(P_.neg(src(1)));
+    if (op == "abs" && n == 2) {
+      const TermId x = src(1);
+      return out(P_.ite(P_.slt(x, P_.constant(0, w)), P_.neg(x), x));
+    }
+    if (op == "shl" && n == 3) return out(P_.shl(src(1), shift_amount(get(fr, s, ops[2], 32), w)));
+    if (op == "shr" && n == 3) {
+      const TermId amount = shift_amount(get(fr, s, ops[2], 32), w);
+      return out(sgn ? P_.ashr(src(1), amount) : P_.lshr(src(1), amount));
+    }
+    if (op == "shf" && n == 4 && w == 32) {
+      const TermId a = get(fr, s, ops[1], 32), b = get(fr, s, ops[2], 32), c = get(fr, s, ops[3], 32);
+      const TermId amount = ins.has("wrap") ? P_.bit_and(c, P_.constant(31, 32))
+                                            : P_.ite(P_.ult(c, P_.constant(32, 32)), c, P_.constant(32, 32));
+      const TermId wide = P_.bit_or(P_.shl(P_.zext(b, 64), P_.constant(32, 64)), P_.zext(a, 64));
+      const TermId amount64 = P_.zext(amount, 64);
+      if (ins.has("l")) return out(P_.trunc(P_.lshr(P_.shl(wide, amount64), P_.constant(32, 64)), 32));
+      return out(P_.trunc(P_.lshr(wide, amount64), 32));
+    }
+    if (op == "bfe" && n == 4) {
+      const auto pos = P_.const_value(get(fr, s, ops[2], 32));
+      const auto len = P_.const_value(get(fr, s, ops[3], 32));
+      if (!pos || !len) return generic(fr, s, ins, guard);
+      const uint64_t p = *pos & 0xff, l = *len & 0xff;
+      const TermId a = src(1);
+      if (l == 0) return out(P_.constant(0, w));
+      if (!sgn) {
+        const TermId field = P_.lshr(a, P_.constant(std::min<uint64_t>(p, static_cast<uint64_t>(w)), w));
+        return out(l >= static_cast<uint64_t>(w) ? field : P_.bit_and(field, P_.constant((uint64_t{1} << l) - 1, w)));
+      }
+      if (p + l <= static_cast<uint64_t>(w))
+        return out(P_.ashr(P_.shl(a, P_.constant(static_cast<uint64_t>(w) - p - l, w)), P_.constant(static_cast<uint64_t>(w) - l, w)));
+      return out(P_.ashr(a, P_.constant(std::min<uint64_t>(p, static_cast<uint64_t>(w - 1)), w)));
+    }
+    if (op == "bfi" && n == 5) {
+      const auto pos = P_.const_value(get(fr, s, ops[3], 32));
+      const auto len = P_.const_value(get(fr, s, ops[4], 32));
+      if (!pos || !len) return generic(fr, s, ins, guard);
+      const uint64_t p = *pos & 0xff, l = *len & 0xff;
+      const TermId f = src(1), b = src(2);
+      if (l == 0 || p >= static_cast<uint64_t>(w)) return out(b);
+      const uint64_t bits = std::min<uint64_t>(l, static_cast<uint64_t>(w) - p);
+      const uint64_t mask = (bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1) << p;
+      const TermId m = P_.constant(mask, w);
+      return out(P_.bit_or(P_.bit_and(b, P_.bit_not(m)), P_.bit_and(P_.shl(f, P_.constant(p, w)), m)));
+    }
+    if (op == "prmt" && n == 4 && w == 32 && ins.parts.size() == 2) {
+      const auto sel = P_.const_value(get(fr, s, ops[3], 32));
+      if (!sel) return generic(fr, s, ins, guard);
+      return out(prmt(src(1), src(2), *sel));
+    }
+    if (op == "lop3" && n == 5 && !ops[0].pair) {
+      const auto lut = P_.const_value(get(fr, s, ops[4], 32));
+      if (!lut) return generic(fr, s, ins, guard);
+      return out(lop3(src(1), src(2), src(3), *lut & 0xff));
+    }
+    if (op == "selp" && n == 4) return out(P_.ite(get(fr, s, ops[3], 1), src(1), src(2)));
+    return generic(fr, s, ins, guard);
+  }
+
+  void setp(const Frame& fr, State& s, const Instruction& ins, std::optional<TermId> guard) {
+    const auto type = op_type(ins);
+    const auto& ops = ins.operands;
+    if (!type || type->is_float || ops.size() < 3 || ins.parts.size() < 3) return generic(fr, s, ins, guard);
+    const int w = std::min(64, type->bits);
+    const bool sgn = is_signed(*type);
+    const TermId a = get(fr, s, ops[1], w, sgn), b = get(fr, s, ops[2], w, sgn);
+    const TermId cmp = compare(ins.parts[1], a, b, sgn);
+    if (cmp == kUnset) return generic(fr, s, ins, guard);
+    TermId p = cmp, q = P_.bit_not(cmp);
+    std::string bool_op;
+    for (const std::string& part : ins.parts)
+      if (part == "and" || part == "or" || part == "xor") bool_op = part;
+    if (!bool_op.empty()) {
+      if (ops.size() < 4) return generic(fr, s, ins, guard);
+      const TermId c = get(fr, s, ops[3], 1);
+      auto combine = [&](TermId x) {
+        return bool_op == "and" ? P_.bit_and(x, c) : bool_op == "or" ? P_.bit_or(x, c) : P_.bit_xor(x, c);
+      };
+      p = combine(p);
+      q = combine(q);
+    }
+    set(fr, s, ops[0], p, guard);
+    if (ops[0].pair) set_reg(fr, s, *ops[0].pair, q, guard);
+  }
+
+  void cvt(const Frame& fr, State& s, const Instruction& ins, std::optional<TermId> guard) {
+    std::vector<RegType> types;
+    for (const std::string& p : ins.parts)
+      if (auto t = type_part(p)) types.push_back(*t);
+    if (types.size() != 2 || types[0].is_float || types[1].is_float || ins.has("sat") || ins.operands.size() != 2 ||
+        types[0].bits > 64 || types[1].bits > 64)
+      return generic(fr, s, ins, guard);
+    const RegType& d = types[0];
+    const RegType& a = types[1];
+    TermId v = get(fr, s, ins.operands[1], a.bits, is_signed(a));
+    if (d.bits < a.bits) v = P_.trunc(v, d.bits);
+    else v = is_signed(a) ? P_.sext(v, d.bits) : P_.zext(v, d.bits);
+    const int dest = ins.operands[0].kind == Operand::Kind::Register ? reg_bits(fr, ins.operands[0].name) : d.bits;
+    if (dest > d.bits) v = is_signed(d) ? P_.sext(v, dest) : P_.zext(v, dest);
+    set(fr, s, ins.operands[0], v, guard);
+  }
+
+  void cvta(const Frame& fr, State& s, const Instruction& ins, std::optional<TermId> guard) {
+    const auto type = op_type(ins);
+    if (ins.operands.size() != 2 || !type) return generic(fr, s, ins, guard);
+    const int w = type->bits;
+    const bool to = ins.has("to");
+    const TermId a = get(fr, s, ins.operands[1], w);
+    TermId window = kUnset;
+    if (ins.has("shared") || ins.has("shared::cta")) window = shared_window_;
+    else if (ins.has("local")) window = local_window_;
+    if (window == kUnset) return set(fr, s, ins.operands[0], a, guard);  // global, const, param: same numbers
+    const TermId win = P_.resize(window, w);
+    set(fr, s, ins.operands[0], to ? P_.sub(a, win) : P_.add(win, a), guard);
+  }
+
+  void mov(const Frame& fr, State& s, const Instruction& ins, std::optional<TermId> guard) {
+    const auto type = op_type(ins);
+    if (ins.operands.size() != 2 || !type) return generic(fr, s, ins, guard);
+    const int w = std::min(64, type->bits);
+    set(fr, s, ins.operands[0], get(fr, s, ins.operands[1], w), guard);
+  }
+
+  // ---- the instruction dispatcher ----
+  void exec(const Frame& fr, State& s, const Instruction& ins) {
+    std::optional<TermId> guard;
+    if (ins.guard) guard = get(fr, s, *ins.guard, 1);
+    if (guard && P_.const_value(*guard) == 0) return;
+    const std::string& op = ins.parts[0];
+    const std::string sub = ins.parts.size() > 1 ? ins.parts[1] : "";
+    if (op == "mov") return mov(fr, s, ins, guard);
+    if (op == "setp") return setp(fr, s, ins, guard);
+    if (op == "cvt") return cvt(fr, s, ins, guard);
+    if (op == "cvta") return cvta(fr, s, ins, guard);
+    if (op == "ld" || op == "ldu" || op == "st" || op == "atom" || op == "red") return memory(fr, s, ins, guard);
+    if (op == "shfl") return shfl(fr, s, ins, guard);
+    if (op == "call") return call(fr, s, ins, guard);
+    if (op == "ldmatrix" || op == "stmatrix") return matrix(fr, s, ins, guard);
+    if (op == "cp") return copy(fr, s, ins, guard);
+    if (op == "wgmma") {
+      if (sub == "mma_async") not_per_lane(s, ins, guard, "wgmma reads its shared-memory operands through matrix descriptors");
+      return generic(fr, s, ins, guard);
+    }
+    if (op == "tcgen05") {
+      if (sub == "mma" || sub == "cp" || sub == "alloc" || sub == "shift")
+        not_per_lane(s, ins, guard, "tcgen05 addresses shared memory through descriptors or one address per warp");
+      return generic(fr, s, ins, guard);
+    }
+    if (op == "mbarrier") {
+      not_per_lane(s, ins, guard, "mbarrier objects synchronise; their accesses are not data traffic the bank model covers");
+      return generic(fr, s, ins, guard);
+    }
+    if (op == "wmma" && (sub == "load" || sub == "store") && (ins.has("shared") || ins.has("shared::cta") || space_of(ins) == Space::Generic)) {
+      not_per_lane(s, ins, guard, "wmma.load/store: PTX does not say which lane gives which address");
+      return generic(fr, s, ins, guard);
+    }
+    if (op == "vote" || op == "activemask" || op == "redux") {
+      if (!writes_first_operand(ins)) return;
+      return set_unknown(fr, s, ins.operands[0], true, fmt::format("{} (line {})", ins.opcode, line_of(m_, ins.pos)), guard);
+    }
+    if (op == "elect" && !ins.operands.empty()) {
+      const TermId leader = P_.var_term(uniform(fmt::format("elected@{}", line_of(m_, ins.pos)), 32, 0, kWarp - 1));
+      set(fr, s, ins.operands[0], leader, guard);
+      if (ins.operands[0].pair) set_reg(fr, s, *ins.operands[0].pair, P_.eq(P_.lane(), leader), guard);
+      return;
+    }
+    if (op == "add" || op == "sub" || op == "mul" || op == "mad" || op == "div" || op == "rem" || op == "and" ||
+        op == "or" || op == "xor" || op == "not" || op == "min" || op == "max" || op == "neg" || op == "abs" ||
+        op == "shl" || op == "shr" || op == "shf" || op == "bfe" || op == "bfi" || op == "prmt" || op == "lop3" ||
+        op == "selp")
+      return arithmetic(fr, s, ins, guard);
+    generic(fr, s, ins, guard);
+  }
+
+  void matrix(const Frame& fr, State& s, const Instruction& ins, std::optional<TermId> guard) {
+    const bool load = ins.parts[0] == "ldmatrix";
+    int count = 0;
+    for (const std::string& p : ins.parts)
+      if (p == "x1" || p == "x2" || p == "x4") count = p[1] - '0';
+    const bool trans = ins.has("trans");
+    const Operand* addr = nullptr;
+    for (const Operand& o : ins.operands)
+      if (o.kind == Operand::Kind::Address) addr = &o;
+    const bool plain = ins.has("m8n8") && (ins.has("b16") || !op_type(ins)) && count > 0;
+    const TermId a = addr ? address_of(fr, s, *addr, 32) : opaque("no address operand", 32);
+    std::string problem;
+    TermId sh = P_.resize(a, 32);
+    if (space_of(ins) == Space::Generic) {
+      auto g = generic_to_shared(a, problem);
+      if (g) sh = *g;
+      else if (problem.empty()) problem = "the address is not recognised as a shared-memory address";
+    }
+    std::optional<std::string> unknown;
+    if (!problem.empty()) unknown = problem;
+    else if (!plain) unknown = "only the m8n8 .b16 shapes of ldmatrix/stmatrix have a bank model";
+    record(s, ins, SiteKind::MatrixRows, fmt::format("{}.x{}{}", load ? "ldmatrix" : "stmatrix", count, trans ? ".trans" : ""),
+           16, sh, guard, unknown);
+    if (load) generic(fr, s, ins, guard);
+  }
+
+  void copy(const Frame& fr, State& s, const Instruction& ins, std::optional<TermId> guard) {
+    const std::string sub = ins.parts.size() > 1 ? ins.parts[1] : "";
+    if (sub == "async" && ins.parts.size() > 2 && (ins.parts[2] == "bulk" || ins.parts[2] == "mbarrier")) {
+      if (ins.parts[2] == "bulk") not_per_lane(s, ins, guard, "bulk copies (TMA) move whole tiles from one address per warp, not per lane");
+      return;
+    }
+    if (sub == "reduce") return not_per_lane(s, ins, guard, "bulk reductions (TMA) are not per-lane accesses");
+    if (sub != "async" || ins.parts.size() < 3 || (ins.parts[2] != "ca" && ins.parts[2] != "cg")) return;
+    // cp.async.ca|cg.shared{::cta}.global [dst], [src], cp-size{, src-size}{, cache-policy}
+    if (ins.operands.size() < 3 || ins.operands[0].kind != Operand::Kind::Address) return;
+    const TermId size = get(fr, s, ins.operands[2], 32);
+    const auto bytes = P_.const_value(size);
+    const TermId dst = address_of(fr, s, ins.operands[0], 32);
+    if (!bytes || (*bytes != 4 && *bytes != 8 && *bytes != 16)) {
+      record(s, ins, SiteKind::AsyncCopy, "", 0, dst, guard, std::string("cp.async's copy size is not 4, 8 or 16"));
+      return;
+    }
+    // A source size (or an ignore-src predicate) makes ptxas emit LDGSTS...ZFILL. Measured on an
+    // H100 (docs/ptx.md): with one source size for the whole warp, 0 or the copy size, it costs
+    // what the plain copy costs; with sizes that differ between lanes it costs more wavefronts
+    // than ideal without any bank conflict. Only the warp-uniform 0-or-full form is modelled.
+    std::optional<std::string> zero_fill;
+    if (ins.operands.size() >= 4 && ins.operands[3].kind != Operand::Kind::Address) {
+      const bool predicate = ins.operands[3].kind == Operand::Kind::Register && reg_bits(fr, ins.operands[3].name) == 1;
+      const TermId src_size = get(fr, s, ins.operands[3], predicate ? 1 : 32);
+      auto zero_or_full = [&](TermId t) { return P_.const_value(t) == 0u || P_.const_value(t) == *bytes; };
+      const term::Node n = P_.node(src_size);
+      const bool modelled = !predicate && !P_.lane_dependent(src_size) &&
+                            (zero_or_full(src_size) || (n.op == term::Op::Ite && zero_or_full(n.b) && zero_or_full(n.c)));
+      if (!modelled)
+        zero_fill = predicate ? "cp.async with an ignore-src predicate zero-fills (LDGSTS.ZFILL); its cost is not modelled"
+                              : "cp.async with a source size that may differ between lanes or lie between 0 and the copy size "
+                                "zero-fills part of the copy (LDGSTS.ZFILL), measured to cost more wavefronts than ideal";
+    }
+    // The cache qualifier is part of the instruction: .ca and .cg write shared memory differently
+    // (hw/SmemInstr.h); .cg exists for 16-byte copies only.
+    if (ins.parts[2] == "cg" && *bytes != 16) {
+      record(s, ins, SiteKind::AsyncCopy, "", 0, dst, guard, std::string("cp.async.cg copies 16 bytes only (PTX ISA)"));
+      return;
+    }
+    record(s, ins, SiteKind::AsyncCopy, fmt::format("cp.async.{}.{}", ins.parts[2], *bytes), static_cast<int>(*bytes), dst,
+           guard, zero_fill);
+  }
+
+  // ---- calls: the callee's body evaluated in place (inlined) ----
+  void call(const Frame&, State& s, const Instruction& ins, std::optional<TermId> guard) {
+    std::vector<const Operand*> lists;
+    const Operand* callee = nullptr;
+    for (const Operand& o : ins.operands) {
+      if (o.kind == Operand::Kind::List) lists.push_back(&o);
+      else if (!callee && (o.kind == Operand::Kind::Symbol || o.kind == Operand::Kind::Register)) callee = &o;
+    }
+    const Operand* rets = nullptr;
+    const Operand* args = nullptr;
+    if (callee) {
+      for (const Operand* l : lists) (l->pos < callee->pos ? rets : args) = l;
+    }
+    const Function* g = callee && callee->kind == Operand::Kind::Symbol ? m_.function(callee->name) : nullptr;
+    std::string problem;
+    if (!g || !g->has_body) problem = "a call to a function whose body is not in this module (or an indirect call)";
+    else if (std::any_of(stack_.begin(), stack_.end(), [&](const Frame& f) { return f.fn == g; })) problem = "a recursive call";
+    else if (static_cast<int>(stack_.size()) > opt_.max_call_depth) problem = "calls nested too deeply";
+    if (!problem.empty()) {
+      if (probing_ == 0)
+        out_.issues.push_back(Issue{origin_at(ins.pos, ins.debug_loc),
+                                    problem + ": the shared-memory accesses it makes are not analysed"});
+      if (rets)
+        for (const Operand& r : rets->elems)
+          for (auto it = s.params.begin(); it != s.params.end();)
+            it = it->first.first == r.name ? s.params.erase(it) : std::next(it);
+      return;
+    }
+    State callee_state;
+    callee_state.reach = guard ? P_.bit_and(s.reach, *guard) : s.reach;
+    callee_state.exact = s.exact;
+    if (args)
+      for (size_t k = 0; k < args->elems.size() && k < g->params.size(); ++k)
+        for (const auto& [key, v] : s.params)
+          if (key.first == args->elems[k].name) callee_state.params[{g->params[k].name, key.second}] = v;
+    std::vector<State> returns;
+    call_function(*g, callee_state, returns, std::pair{ins.pos, ins.debug_loc});
+    if (returns.empty() || !rets) return;
+    State merged = merge(returns);
+    for (size_t k = 0; k < rets->elems.size() && k < g->returns.size(); ++k)
+      for (const auto& [key, v] : merged.params)
+        if (key.first == g->returns[k].name) s.params[{rets->elems[k].name, key.second}] = v;
+  }
+
+  const Cfg& cfg_of(const Function& f) {
+    auto it = cfgs_.find(&f);
+    if (it == cfgs_.end()) it = cfgs_.emplace(&f, build_cfg(f)).first;
+    return it->second;
+  }
+
+  void call_function(const Function& f, State entry, std::vector<State>& returns,
+                     std::optional<std::pair<size_t, std::optional<size_t>>> call_site) {
+    const Cfg& cfg = cfg_of(f);
+    if (cfg.problem) {
+      if (probing_ == 0) out_.issues.push_back(Issue{origin_at(cfg.problem->first, std::nullopt), cfg.problem->second +
+                                                     ": the function's shared-memory accesses are not analysed"});
+      return;
+    }
+    if (cfg.blocks.empty()) {
+      returns.push_back(entry);
+      return;
+    }
+    entry.regs.assign(cfg.reg_bits.size(), kUnset);
+    stack_.push_back(Frame{&f, &cfg, call_site ? call_site->first : static_cast<size_t>(-1),
+                           call_site ? call_site->second : std::nullopt});
+    std::vector<State> saved_returns;
+    std::swap(saved_returns, returns_);
+    RegionOut out;
+    run_region(-1, std::move(entry), out);
+    std::swap(saved_returns, returns_);
+    for (State& r : saved_returns) returns.push_back(std::move(r));
+    stack_.pop_back();
+  }
+
+  // ---- control flow ----
+  State merge(std::vector<State>& in) {
+    if (in.size() == 1) return in[0];
+    State out = in.back();
+    for (size_t k = in.size() - 1; k-- > 0;) {
+      const State& e = in[k];
+      out.reach = P_.bit_or(e.reach, out.reach);
+      out.exact = out.exact && e.exact;
+      for (size_t r = 0; r < out.regs.size(); ++r) {
+        const TermId v = e.regs[r];
+        if (v == kUnset || v == out.regs[r]) continue;
+        out.regs[r] = out.regs[r] == kUnset ? v : P_.ite(e.reach, v, out.regs[r]);
+      }
+      for (const auto& [key, v] : e.params) {
+        auto it = out.params.find(key);
+        if (it == out.params.end()) out.params.emplace(key, v);
+        else if (it->second != v && P_.width(it->second) == P_.width(v)) it->second = P_.ite(e.reach, v, it->second);
+      }
+    }
+    return out;
+  }
+
+  void step(size_t pos) {
+    if (++steps_ > opt_.max_steps)
+      throw BudgetExceeded{pos, fmt::format("the kernel needs more than {} instruction evaluations (loops and inlined calls "
+                                            "included); it is not analysed", opt_.max_steps)};
+  }
+
+  template <class Deliver>
+  void exec_block(const Frame& fr, int b, State s, Deliver&& deliver) {
+    const Function& f = *fr.fn;
+    const Block& blk = fr.cfg->blocks[static_cast<size_t>(b)];
+    for (size_t i = blk.begin; i < blk.end; ++i) {
+      const Instruction& ins = f.body[i];
+      step(ins.pos);
+      if (P_.const_value(s.reach) == 0) return;  // no lane gets here
+      const std::string& op = ins.parts[0];
+      if (op == "bra") {
+        const Operand* target = nullptr;
+        for (const Operand& o : ins.operands)
+          if (o.kind == Operand::Kind::Symbol) target = &o;
+        const int t = fr.cfg->block_of[f.labels.at(target->name)];
+        if (ins.guard) {
+          const TermId g = get(fr, s, *ins.guard, 1);
+          State taken = s;
+          taken.reach = P_.bit_and(s.reach, g);
+          if (P_.const_value(taken.reach) != 0) deliver(t, std::move(taken));
+          s.reach = P_.bit_and(s.reach, P_.bit_not(g));
+          break;
+        }
+        deliver(t, std::move(s));
+        return;
+      }
+      if (op == "ret" || op == "exit" || op == "trap") {
+        State done = s;
+        if (ins.guard) {
+          const TermId g = get(fr, s, *ins.guard, 1);
+          done.reach = P_.bit_and(s.reach, g);
+          s.reach = P_.bit_and(s.reach, P_.bit_not(g));
+        }
+        if (probing_ == 0 && op == "ret") returns_.push_back(std::move(done));
+        if (!ins.guard) return;
+        break;
+      }
+      try {
+        exec(fr, s, ins);
+      } catch (const term::TermLimitError& e) {
+        // The instruction's result is too large to keep: unknown from here on.
+        if (writes_first_operand(ins))
+          set_unknown(fr, s, ins.operands[0], false, fmt::format("{} (line {}) builds a term past the limits: {}", ins.opcode,
+                                                                 line_of(m_, ins.pos), e.what()),
+                      std::nullopt);
+      }
+    }
+    if (P_.const_value(s.reach) == 0) return;
+    if (static_cast<size_t>(b + 1) < fr.cfg->blocks.size()) deliver(b + 1, std::move(s));
+  }
+
+  // The blocks of the function (loop == -1) or of one loop's body, in reverse post-order; inner
+  // loops are evaluated as units where their header comes.
+  void run_region(int loop, State header_state, RegionOut& out) {
+    const Frame& fr = stack_.back();
+    const Cfg& cfg = *fr.cfg;
+    const std::vector<int>& order = loop < 0 ? cfg.rpo : cfg.loops[static_cast<size_t>(loop)].blocks_rpo;
+    const int header = loop < 0 ? 0 : cfg.loops[static_cast<size_t>(loop)].header;
+    std::map<int, std::vector<State>> incoming;
+    auto in_region = [&](int b) { return loop < 0 || cfg.loops[static_cast<size_t>(loop)].contains[static_cast<size_t>(b)]; };
+    if (loop < 0) incoming[0].push_back(std::move(header_state));
+    auto deliver = [&](int t, State st) {
+      if (loop >= 0 && t == header) out.latches.push_back(std::move(st));
+      else if (in_region(t)) incoming[t].push_back(std::move(st));
+      else out.exits.emplace_back(t, std::move(st));
+    };
+    for (int b : order) {
+      int child = cfg.innermost[static_cast<size_t>(b)];
+      while (child != -1 && cfg.loops[static_cast<size_t>(child)].parent != loop) child = cfg.loops[static_cast<size_t>(child)].parent;
+      if (child != -1 && child != loop) {
+        if (b != cfg.loops[static_cast<size_t>(child)].header) continue;
+        auto it = incoming.find(b);
+        if (it == incoming.end() || it->second.empty()) continue;
+        std::vector<State> entries = std::move(it->second);
+        incoming.erase(it);
+        std::vector<std::pair<int, State>> exits;
+        process_loop(child, entries, exits);
+        for (auto& [t, st] : exits) deliver(t, std::move(st));
+        continue;
+      }
+      State s;
+      if (loop >= 0 && b == header) {
+        s = std::move(header_state);
+      } else {
+        auto it = incoming.find(b);
+        if (it == incoming.end() || it->second.empty()) continue;
+        s = merge(it->second);
+        incoming.erase(it);
+      }
+      exec_block(fr, b, std::move(s), deliver);
+    }
+  }
+
+  // A loop: a probe pass over the body with every carried register a fresh symbol gives each
+  // register's update; the update is classified (invariant, induction variable entry + n*step,
+  // a finite cycle of values, entry + V*2^k, or unknown); the body is then evaluated once with
+  // those models at the header, for the loop's iteration count n, under the assumption that the
+  // back edge was taken at iteration n-1.
+  void process_loop(int id, std::vector<State>& entries, std::vector<std::pair<int, State>>& exits) {
+    const Frame& fr = stack_.back();
+    const Cfg& cfg = *fr.cfg;
+    const Loop& loop = cfg.loops[static_cast<size_t>(id)];
+    const Function& f = *fr.fn;
+    const std::string where = fmt::format("line {}", line_of(m_, f.body[cfg.blocks[static_cast<size_t>(loop.header)].begin].pos));
+    State E = merge(entries);
+    const TermId n = P_.var_term(uniform("n@" + where, 32, 0, 0xffffffffu));
+    std::map<int, TermId> model;
+    TermId assumption = P_.boolean(true);
+    if (probe_depth_ < opt_.max_probe_depth) {
+      State probe = E;
+      probe.reach = P_.boolean(true);  // the back edge's condition relative to the loop's entry
+      std::map<int, TermId> probes;
+      std::unordered_map<VarId, int> probe_reg;
+      for (int r : loop.carried) {
+        VarInfo v;
+        v.name = fmt::format("x{}", r);
+        v.kind = VarKind::Probe;
+        v.width = cfg.reg_bits[static_cast<size_t>(r)];
+        const VarId pv = P_.new_var(v);
+        probes[r] = P_.var_term(pv);
+        probe_reg[pv] = r;
+        probe.regs[static_cast<size_t>(r)] = probes[r];
+      }
+      ++probing_;
+      ++probe_depth_;
+      RegionOut o;
+      run_region(id, probe, o);
+      --probing_;
+      --probe_depth_;
+      if (o.latches.empty()) {
+        for (int r : loop.carried) model[r] = E.regs[static_cast<size_t>(r)];
+      } else {
+        State back = merge(o.latches);
+        std::vector<TermId> no_wrap;
+        classify(loop, E, back, probes, probe_reg, n, where, model, no_wrap);
+        // bc: the back edge is taken, in terms of the models; A(n) = n == 0 || bc(n - 1).
+        std::unordered_map<VarId, TermId> to_model;
+        for (auto& [r, x] : probes)
+          if (model[r] != kUnset) to_model[static_cast<VarId>(P_.node(x).value)] = model[r];
+        TermId bc = P_.substitute(back.reach, to_model);
+        if (P_.has_probe(bc)) bc = opaque("the loop's exit condition at " + where + " is not modelled", 1);
+        const TermId prev = P_.substitute(bc, {{static_cast<VarId>(P_.node(n).value), P_.sub(n, P_.constant(1, 32))}});
+        assumption = P_.bit_or(P_.eq(n, P_.constant(0, 32)), prev);
+        for (TermId c : no_wrap) assumption = P_.bit_and(assumption, c);
+      }
+    } else {
+      for (int r : loop.carried)
+        model[r] = opaque(fmt::format("loop-carried register at {} (loops nested too deeply to summarise)", where),
+                          cfg.reg_bits[static_cast<size_t>(r)]);
+    }
+    State H = E;
+    for (int r : loop.carried) H.regs[static_cast<size_t>(r)] = model[r];
+    H.reach = P_.bit_and(E.reach, assumption);
+    H.exact = E.exact && !P_.lane_dependent(assumption);
+    RegionOut o;
+    run_region(id, H, o);
+    exits = std::move(o.exits);
+  }
+
+  void classify(const Loop& loop, const State& E, const State& back, const std::map<int, TermId>& probes,
+                const std::unordered_map<VarId, int>& probe_reg, TermId n, const std::string& where,
+                std::map<int, TermId>& model, std::vector<TermId>& no_wrap) {
+    const Frame& fr = stack_.back();
+    std::vector<int> pending;
+    for (int r : loop.carried) {
+      const TermId x = probes.at(r);
+      const TermId e = E.regs[static_cast<size_t>(r)];
+      const TermId u = back.regs[static_cast<size_t>(r)];
+      const int w = fr.cfg->reg_bits[static_cast<size_t>(r)];
+      if (u == kUnset || u == x) {
+        model[r] = e;
+        continue;
+      }
+      if (!P_.has_probe(u)) {  // recomputed every iteration from loop-invariant values
+        model[r] = e == kUnset ? u : P_.ite(P_.eq(n, P_.constant(0, 32)), e, u);
+        continue;
+      }
+      if (e == kUnset) {
+        model[r] = kUnset;
+        pending.push_back(r);
+        continue;
+      }
+      const TermId step = P_.sub(u, x);
+      if (!P_.has_probe(step)) {
+        model[r] = P_.add(e, P_.mul(P_.resize(n, w), step));
+        // A 32-bit counter of the loop does not overflow (C++'s signed loop counters cannot;
+        // docs/ptx.md): its value is the exact sum e + n*step.
+        if (w == 32 && !P_.lane_dependent(e) && !P_.lane_dependent(step)) {
+          const TermId exact = P_.add(P_.sext(e, 64), P_.mul(P_.sext(step, 64), P_.zext(n, 64)));
+          no_wrap.push_back(P_.eq(exact, P_.sext(model[r], 64)));
+        }
+        continue;
+      }
+      model[r] = kUnset;
+      pending.push_back(r);
+    }
+    // A finite cycle: registers whose updates depend only on each other (stage counters, the
+    // buffer offsets computed from them) are iterated together from their entry values; when the
+    // tuple of values repeats, every iteration holds one of the tuples seen, chosen by one selector.
+    std::set<int> group;
+    for (int r : pending)
+      if (E.regs[static_cast<size_t>(r)] != kUnset) group.insert(r);
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (auto it = group.begin(); it != group.end();) {
+        bool closed = true;
+        for (VarId v : P_.vars_of(back.regs[static_cast<size_t>(*it)])) {
+          auto pr = probe_reg.find(v);
+          if (pr != probe_reg.end() && !group.count(pr->second)) closed = false;
+        }
+        if (closed) {
+          ++it;
+        } else {
+          it = group.erase(it);
+          changed = true;
+        }
+      }
+    }
+    if (!group.empty()) {
+      const std::vector<int> regs(group.begin(), group.end());
+      std::vector<std::vector<TermId>> states{{}};
+      for (int r : regs) states[0].push_back(E.regs[static_cast<size_t>(r)]);
+      bool cycled = false;
+      for (int k = 0; k < 16 && !cycled; ++k) {
+        std::unordered_map<VarId, TermId> at;
+        for (size_t i = 0; i < regs.size(); ++i)
+          at[static_cast<VarId>(P_.node(probes.at(regs[i])).value)] = states.back()[i];
+        std::vector<TermId> next;
+        for (int r : regs) next.push_back(P_.substitute(back.regs[static_cast<size_t>(r)], at));
+        if (std::find(states.begin(), states.end(), next) != states.end()) cycled = true;
+        else states.push_back(std::move(next));
+      }
+      if (cycled) {
+        const TermId sel = P_.var_term(uniform(fmt::format("stage@{}", where), 32, 0, states.size() - 1));
+        for (size_t i = 0; i < regs.size(); ++i) {
+          TermId v = states.back()[i];
+          for (size_t k = states.size() - 1; k-- > 0;) v = P_.ite(P_.eq(sel, P_.constant(k, 32)), states[k][i], v);
+          model[regs[i]] = v;
+        }
+        pending.erase(std::remove_if(pending.begin(), pending.end(), [&](int r) { return group.count(r) != 0; }),
+                      pending.end());
+      }
+    }
+    // entry + V*2^k: the step, with the other registers' models in place, is lane-uniform and a
+    // multiple of 2^k at every iteration.
+    for (bool progress = true; progress && !pending.empty();) {
+      progress = false;
+      for (auto it = pending.begin(); it != pending.end();) {
+        const int r = *it;
+        const TermId x = probes.at(r);
+        const TermId e = E.regs[static_cast<size_t>(r)];
+        const int w = fr.cfg->reg_bits[static_cast<size_t>(r)];
+        std::unordered_map<VarId, TermId> others;
+        for (auto& [q, xq] : probes)
+          if (q != r && model[q] != kUnset) others[static_cast<VarId>(P_.node(xq).value)] = model[q];
+        const TermId u = back.regs[static_cast<size_t>(r)];
+        const TermId step = P_.substitute(P_.sub(u, x), others);
+        if (e != kUnset && !P_.has_probe(step) && !P_.lane_dependent(step)) {
+          const int k = P_.trailing_zeros(step);
+          if (k >= w) {
+            model[r] = e;
+          } else {
+            const TermId V = P_.var_term(uniform(fmt::format("v{}@{}", r, where), w, 0, term::mask_of(w) >> k, 0, true));
+            model[r] = P_.add(e, P_.mul(V, P_.constant(uint64_t{1} << k, w)));
+          }
+          it = pending.erase(it);
+          progress = true;
+        } else {
+          ++it;
+        }
+      }
+    }
+    for (int r : pending)
+      model[r] = opaque(fmt::format("a register carried around the loop at {} is not an induction variable the model knows", where),
+                        fr.cfg->reg_bits[static_cast<size_t>(r)]);
+  }
+
+  const Module& m_;
+  const Function& kernel_;
+  bool standalone_;
+  const EvalOptions& opt_;
+  TermPool& P_;
+  KernelResult& out_;
+  std::map<const Function*, Cfg> cfgs_;
+  std::deque<Frame> stack_;  // a deque: frames stay put while calls push more
+  std::vector<State> returns_;
+  std::map<VarId, const SharedSymbol*> symbols_;
+  int probing_ = 0, probe_depth_ = 0;
+  size_t steps_ = 0;
+  TermId warp_ = 0, thread_exists_ = 0, shared_window_ = 0, local_window_ = 0;
+  std::array<TermId, 3> tid_{}, ntid_{};
+  bool multi_d_ = false;
+};
+
+}  // namespace
+
+void analyze(const Module& module, const EvalOptions& options, Analysis& out) {
+  std::set<std::string> called;
+  for (const Function& f : module.functions)
+    for (const Instruction& ins : f.body)
+      if (ins.parts[0] == "call")
+        for (const Operand& o : ins.operands)
+          if (o.kind == Operand::Kind::Symbol) called.insert(o.name);
+  for (const Function& f : module.functions) {
+    if (!f.has_body || (!f.is_entry && called.count(f.name))) continue;
+    KernelResult k;
+    k.name = f.name;
+    k.pos = f.pos;
+    KernelEval(module, f, !f.is_entry, options, out.pool, k).run();
+    out.kernels.push_back(std::move(k));
+  }
+}
+
+}  // namespace lp::ptx

@@ -1,0 +1,84 @@
+#pragma once
+// Per-lane symbolic evaluation of a PTX module: every kernel's shared-memory instructions with the
+// byte address each lane of a warp gives them and whether the lane executes them, as bit-vector
+// terms (analyzer/term/Term.h) over the lane index and warp-uniform unknowns.
+//
+// What is modelled (docs/ptx.md): the integer instructions compilers emit for addresses, special
+// registers (the block's threads split into warps of 32 lanes), predication and divergent branches
+// (a lane that does not execute an instruction is inactive for it), calls (inlined), loops
+// (induction variables as entry + n*step with the loop's iteration count n, wrap-around counters as
+// finite sets, other values as entry + V*2^k), shfl.sync, and shared memory symbols (static, with
+// their size, and dynamic). Everything else becomes an opaque value with a reason; an access whose
+// address or activity depends on one is reported unknown, never proven.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/ptx/PtxModule.h"
+#include "analyzer/term/Term.h"
+
+namespace lp::ptx {
+
+enum class SiteKind {
+  PerLane,     ///< ld/st.shared (all widths), generic accesses that point into shared memory
+  MatrixRows,  ///< ldmatrix / stmatrix
+  AsyncCopy,   ///< cp.async's shared-memory write
+  Atomic,      ///< atom/red on shared memory
+  NotPerLane,  ///< descriptor traffic (cp.async.bulk, wgmma, tcgen05, mbarrier, wmma): no per-lane address
+};
+
+/// Where an instruction came from: the PTX instruction and the call sites it was inlined through.
+struct SiteOrigin {
+  size_t pos = 0;                        ///< byte offset of the instruction in the PTX text
+  std::optional<size_t> debug_loc;       ///< Module::locs index
+  std::vector<size_t> call_positions;    ///< PTX offsets of the calls, outermost first
+  std::vector<std::optional<size_t>> call_debug_locs;
+};
+
+struct Site {
+  SiteKind kind = SiteKind::PerLane;
+  std::string opcode;        ///< as written, e.g. "ld.shared.v4.u32"
+  std::string instr;         ///< the hw catalog name (hw/SmemInstr.h), empty when it has none
+  int bytes = 0;             ///< bytes at each address (a lane's access, or a matrix row)
+  term::TermId address = 0;  ///< 32-bit shared-window address of each lane
+  term::TermId active = 0;   ///< width 1: whether the lane executes the instruction
+  bool active_exact = true;  ///< false inside a divergent loop (activity over-approximated)
+  std::optional<std::string> unknown;  ///< why the access cannot be modelled at all
+  std::string note;          ///< extra information (cp.async's source size, ...)
+  std::optional<std::string> symbol;   ///< the shared symbol addressed, when exactly one
+  std::optional<int64_t> symbol_bytes; ///< its size; nullopt for dynamic shared memory
+  std::optional<term::VarId> symbol_base;
+  SiteOrigin origin;
+};
+
+/// Something about a kernel that makes part of it unanalysed (a recursive call, irreducible
+/// control flow, the evaluation budget): reported as unknown at `origin`.
+struct Issue {
+  SiteOrigin origin;
+  std::string message;
+};
+
+struct KernelResult {
+  std::string name;
+  size_t pos = 0;
+  std::vector<Site> sites;
+  std::vector<Issue> issues;
+};
+
+struct EvalOptions {
+  int64_t max_smem_bytes = 227 * 1024;   ///< the architecture's shared memory per block
+  size_t max_steps = size_t{8} << 20;    ///< instructions evaluated per kernel (loops twice, calls inlined)
+  int max_call_depth = 16;
+  int max_probe_depth = 6;               ///< loops nested deeper are summarised without a probe pass
+};
+
+struct Analysis {
+  term::TermPool pool;
+  std::vector<KernelResult> kernels;
+};
+
+/// Evaluates every kernel (.entry) of `module`, and every .func no kernel calls (its parameters
+/// then opaque per lane).
+void analyze(const Module& module, const EvalOptions& options, Analysis& out);
+
+}  // namespace lp::ptx

@@ -1,0 +1,28 @@
+// LP011 ptx-input: a PTX file that cannot be read (malformed, truncated, an unknown instruction,
+// past the reader's limits), or a CUDA file nvcc could not compile. `check` exits 2 for it. Found
+// by the PTX checker (rules/PtxCheck.cpp); annotations never produce it. docs/rules/LP011.md
+#include "rules/Rule.h"
+
+namespace lp::rules {
+
+namespace {
+
+class PtxInputRule : public Rule {
+ public:
+  const report::RuleInfo& info() const override {
+    static const report::RuleInfo kInfo{
+        "LP011", "ptx-input", "A PTX file cannot be read",
+        "The PTX reader stops at the first statement it cannot read (a syntax error, an unknown instruction, an "
+        "undeclared register or label, a file or nesting past its limits) and reports it with its location; nothing "
+        "of that file is checked, and `layoutproof check` exits 2.",
+        "docs/rules/LP011.md", Severity::Error, {"ptx", "input"}};
+    return kInfo;
+  }
+  void check(const FileContext&, FindingSink&) const override {}  // PTX only (rules/PtxCheck.cpp)
+};
+
+}  // namespace
+
+LP_REGISTER_RULE(PtxInputRule);
+
+}  // namespace lp::rules

@@ -1,0 +1,774 @@
+#include "solver/SymbolicAccess.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <unordered_map>
+
+#include "hw/HwError.h"
+#include "solver/Engines.h"
+
+namespace lp {
+
+using term::Op;
+using term::TermId;
+using term::TermPool;
+using term::VarId;
+using term::VarKind;
+
+namespace {
+
+// Points an exhaustive enumeration of the uniform unknowns may visit (each evaluates 32 lanes).
+constexpr uint64_t kExhaustiveLimit = uint64_t{1} << 12;
+// Warp-relative points (small unknowns x residues of the uniform offset) of the residue engine.
+constexpr uint64_t kResidueLimit = uint64_t{1} << 16;
+// Conflicting points the residue engine tries to realise before it gives up.
+constexpr int kMaxRealisations = 64;
+
+/// A variable's values: lo..hi in steps of 2^align (lo rounded up).
+struct Domain {
+  uint64_t first = 0, step = 1, count = 0;
+};
+
+Domain domain_of(const term::VarInfo& v) {
+  Domain d;
+  const int a = std::min(v.align_log2, 63);
+  d.step = uint64_t{1} << a;
+  const uint64_t lo = v.lo, hi = std::min(v.hi, term::mask_of(v.width));
+  if (lo > hi) return d;
+  const uint64_t first = (lo + d.step - 1) & ~(d.step - 1);
+  if (first < lo || first > hi) return d;
+  d.first = first;
+  const uint64_t n = (hi - first) / d.step;
+  d.count = n == ~uint64_t{0} ? n : n + 1;
+  return d;
+}
+
+/// The conjuncts of a width-1 term (its top-level ands).
+void conjuncts(const TermPool& P, TermId t, std::vector<TermId>& out) {
+  const term::Node& n = P.node(t);
+  if (n.op == Op::And && n.width == 1) {
+    conjuncts(P, n.a, out);
+    conjuncts(P, n.b, out);
+  } else if (!(n.op == Op::Const && n.value == 1)) {
+    out.push_back(t);
+  }
+}
+
+// ---- concrete evaluation of one assignment ----
+
+struct Warp {
+  std::vector<int64_t> addresses = std::vector<int64_t>(hw::kWarpLanes, 0);
+  std::vector<int64_t> offsets = std::vector<int64_t>(hw::kWarpLanes, 0);
+  hw::LaneMask active = 0;
+};
+
+Warp evaluate_warp(const SymbolicAccess& a, term::Evaluator& ev) {
+  Warp w;
+  const TermPool& P = *a.pool;
+  const uint64_t base = a.base ? ev.value_of(*a.base) : 0;
+  for (int lane = 0; lane < hw::kWarpLanes; ++lane) {
+    ev.set(P.lane_var(), static_cast<uint64_t>(lane));
+    const uint64_t addr = ev.eval(a.address);
+    w.addresses[static_cast<size_t>(lane)] = static_cast<int64_t>(addr);
+    w.offsets[static_cast<size_t>(lane)] = term::to_signed((addr - base) & term::mask_of(32), 32);
+    if (lane < a.address_lanes && ev.eval(a.active)) w.active |= hw::LaneMask{1} << lane;
+  }
+  return w;
+}
+
+std::vector<std::pair<std::string, int64_t>> uniform_values(const TermPool& P, const std::vector<VarId>& vars,
+                                                            term::Evaluator& ev) {
+  std::vector<std::pair<std::string, int64_t>> out;
+  for (VarId v : vars) {
+    const auto& info = P.var(v);
+    if (info.kind == VarKind::Uniform) out.emplace_back(info.name, term::to_signed(ev.value_of(v), info.width));
+  }
+  return out;
+}
+
+std::optional<std::string> approximated_in(const TermPool& P, const std::vector<VarId>& vars, term::Evaluator& ev) {
+  for (VarId v : vars)
+    if (P.var(v).over_approximated)
+      return fmt::format("{} = {}, a loop value the model over-approximates (the loop may never produce it)",
+                         P.var(v).name, term::to_signed(ev.value_of(v), P.var(v).width));
+  return std::nullopt;
+}
+
+// A misaligned or out-of-bounds active lane of a concrete warp.
+std::optional<int> misaligned_lane(const SymbolicAccess& a, const Warp& w) {
+  for (int l = 0; l < a.address_lanes; ++l)
+    if (((w.active >> l) & 1) && w.addresses[static_cast<size_t>(l)] % a.bytes != 0) return l;
+  return std::nullopt;
+}
+
+std::optional<int> outside_lane(const SymbolicAccess& a, const Warp& w) {
+  for (int l = 0; l < a.address_lanes; ++l) {
+    if (!((w.active >> l) & 1)) continue;
+    const int64_t off = a.base ? w.offsets[static_cast<size_t>(l)] : w.addresses[static_cast<size_t>(l)];
+    if (off < 0 || off > a.extent - a.bytes) return l;
+  }
+  return std::nullopt;
+}
+
+/// The lanes' addresses moved together so the lowest active one lies in [0, 128) (bank rotation
+/// keeps the cost), or nullopt when they span more shared memory than the architecture has.
+std::optional<std::vector<int64_t>> normalised(const SymbolicAccess& a, const std::vector<int64_t>& addresses,
+                                               hw::LaneMask active) {
+  std::optional<int64_t> lo;
+  for (int l = 0; l < a.address_lanes; ++l)
+    if ((active >> l) & 1) lo = lo ? std::min(*lo, addresses[static_cast<size_t>(l)]) : addresses[static_cast<size_t>(l)];
+  if (!lo) return std::nullopt;
+  const int64_t period = int64_t{a.arch->banks} * a.arch->bank_bytes;
+  const int64_t shift = (*lo >= 0 ? *lo / period : (*lo - period + 1) / period) * period;
+  std::vector<int64_t> out(addresses.size());
+  for (size_t l = 0; l < addresses.size(); ++l) {
+    out[l] = ((active >> l) & 1) ? addresses[l] - shift : 0;
+    if (out[l] < 0 || out[l] + a.bytes > a.arch->max_smem_bytes_per_block) return std::nullopt;
+  }
+  // Inactive lanes read nothing; give them an active lane's address so the vector is valid input.
+  for (size_t l = 0; l < out.size(); ++l)
+    if (!((active >> l) & 1)) out[l] = out[static_cast<size_t>(__builtin_ctz(active))];
+  return out;
+}
+
+/// The cost of a concrete warp, as a witness when it conflicts.
+std::optional<SymbolicWitness> conflict_of(const SymbolicAccess& a, const std::vector<int64_t>& addresses, hw::LaneMask active) {
+  auto norm = normalised(a, addresses, active);
+  if (!norm) return std::nullopt;
+  const hw::AccessCost cost = hw::smem_access_cost(*a.arch, *a.instr, *norm, active);
+  if (cost.conflict_free) return std::nullopt;
+  SymbolicWitness w;
+  w.addresses = *norm;
+  w.active = active;
+  w.wavefronts = cost.wavefronts;
+  w.ideal = cost.ideal;
+  w.merged = cost.merged;
+  const auto worst = std::max_element(cost.phases.begin(), cost.phases.end(),
+                                      [](const auto& x, const auto& y) { return x.wavefronts < y.wavefronts; });
+  w.bank = worst->bank;
+  w.words = worst->words;
+  // Two active lanes of that phase that touch the bank at different words (or, without
+  // broadcast, the two first lanes that touch it).
+  const int64_t word_bytes = a.arch->bank_bytes;
+  std::vector<std::pair<int, int64_t>> on_bank;
+  for (int l : worst->lanes) {
+    if (!((active >> l) & 1)) continue;
+    const int64_t first = (*norm)[static_cast<size_t>(l)];
+    for (int64_t word = first / word_bytes; word <= (first + a.bytes - 1) / word_bytes; ++word)
+      if (word % a.arch->banks == w.bank) on_bank.emplace_back(l, word);
+  }
+  for (size_t i = 0; i < on_bank.size() && w.lane_a < 0; ++i)
+    for (size_t j = i + 1; j < on_bank.size(); ++j)
+      if (on_bank[i].first != on_bank[j].first && (!a.instr->broadcast || on_bank[i].second != on_bank[j].second)) {
+        w.lane_a = on_bank[i].first;
+        w.lane_b = on_bank[j].first;
+        break;
+      }
+  return w;
+}
+
+// ---- Z3: one context per thread, reused ----
+
+// Creating a Z3 context costs milliseconds, as much as a typical query here; a PTX file asks
+// hundreds of small queries, so each thread keeps one context and renews it after this many
+// queries (bounding the memory it accumulates) or after a query Z3 gave up on.
+constexpr int kQueriesPerContext = 256;
+
+struct ContextCache {
+  std::unique_ptr<Z3Context> context;
+  int queries = 0;
+};
+thread_local ContextCache t_context;
+
+z3::context& shared_context(const SolverLimits& limits) {
+  if (!t_context.context || ++t_context.queries > kQueriesPerContext) {
+    t_context.context.reset();
+    t_context.context = std::make_unique<Z3Context>(limits);
+    t_context.queries = 0;
+  }
+  return (*t_context.context)();
+}
+
+void renew_context() { t_context.context.reset(); }
+
+// The queries are quantifier-free bit-vector formulas: simplification, bit-blasting and SAT
+// (Z3's own QF_BV pipeline) answer them several times faster than the default solver's set-up,
+// under the query's time limit.
+z3::solver bit_vector_solver(z3::context& ctx, const SolverLimits& limits) {
+  const z3::tactic t = z3::tactic(ctx, "simplify") & z3::tactic(ctx, "propagate-values") & z3::tactic(ctx, "solve-eqs") &
+                       z3::tactic(ctx, "bit-blast") & z3::tactic(ctx, "sat");
+  return z3::try_for(t, z3_check_timeout_ms(limits)).mk_solver();
+}
+
+// ---- the Z3 encoding of terms ----
+
+class Z3Terms {
+ public:
+  /// Symbolic lanes: at(t, symbolic(k)) evaluates `t` at the k-th lane variable (k < 2).
+  static constexpr int symbolic(int k) { return -2 - k; }
+
+  Z3Terms(z3::context& ctx, const TermPool& P) : ctx_(ctx), P_(P), memo_(hw::kWarpLanes + 3) {}
+
+  /// `t` for one lane (0..31), a symbolic lane, or lane-free (-1: the term must not depend on the lane).
+  z3::expr at(TermId t, int lane) {
+    auto& memo = memo_[static_cast<size_t>(lane >= -1 ? lane + 1 : hw::kWarpLanes + 1 + (-2 - lane))];
+    auto it = memo.find(t);
+    if (it != memo.end()) return it->second;
+    const term::Node& n = P_.node(t);
+    const unsigned w = n.width;
+    auto A = [&] { return at(n.a, lane); };
+    auto B = [&] { return at(n.b, lane); };
+    auto bit = [&](const z3::expr& cond) { return z3::ite(cond, ctx_.bv_val(1, 1), ctx_.bv_val(0, 1)); };
+    z3::expr r(ctx_);
+    switch (n.op) {
+      case Op::Const: r = ctx_.bv_val(static_cast<uint64_t>(n.value), w); break;
+      case Op::Var: r = var(static_cast<VarId>(n.value), lane); break;
+      case Op::Add: r = A() + B(); break;
+      case Op::Mul: r = A() * B(); break;
+      case Op::MulHiU: r = (z3::zext(A(), w) * z3::zext(B(), w)).extract(2 * w - 1, w); break;
+      case Op::MulHiS: r = (z3::sext(A(), w) * z3::sext(B(), w)).extract(2 * w - 1, w); break;
+      case Op::UDiv: r = z3::udiv(A(), B()); break;
+      case Op::SDiv: r = A() / B(); break;
+      case Op::URem: r = z3::urem(A(), B()); break;
+      case Op::SRem: r = z3::srem(A(), B()); break;
+      case Op::Shl: r = z3::shl(A(), B()); break;
+      case Op::LShr: r = z3::lshr(A(), B()); break;
+      case Op::AShr: r = z3::ashr(A(), B()); break;
+      case Op::And: r = A() & B(); break;
+      case Op::Or: r = A() | B(); break;
+      case Op::Xor: r = A() ^ B(); break;
+      case Op::Not: r = ~A(); break;
+      case Op::ZExt: r = z3::zext(A(), w - P_.width(n.a)); break;
+      case Op::SExt: r = z3::sext(A(), w - P_.width(n.a)); break;
+      case Op::Trunc: r = A().extract(w - 1, 0); break;
+      case Op::Ite: r = z3::ite(A() == ctx_.bv_val(1, 1), B(), at(n.c, lane)); break;
+      case Op::Eq: r = bit(A() == B()); break;
+      case Op::Ult: r = bit(z3::ult(A(), B())); break;
+      case Op::Slt: r = bit(A() < B()); break;
+    }
+    memo.emplace(t, r);
+    return r;
+  }
+  z3::expr holds(TermId t, int lane) { return at(t, lane) == ctx_.bv_val(1, 1); }
+  /// The k-th symbolic lane's number.
+  z3::expr lane_var(int k) {
+    while (lanes_.size() <= static_cast<size_t>(k))
+      lanes_.push_back(ctx_.bv_const(fmt::format("lane{}", lanes_.size()).c_str(), 32));
+    return lanes_[static_cast<size_t>(k)];
+  }
+  uint64_t lane_value(const z3::model& m, int k) {
+    uint64_t x = 0;
+    m.eval(lane_var(k), true).is_numeral_u64(x);
+    return x;
+  }
+
+  /// The domains of every uniform unknown created so far.
+  z3::expr domains() {
+    z3::expr d = ctx_.bool_val(true);
+    for (auto& [v, e] : uniforms_) {
+      const auto& info = P_.var(v);
+      const unsigned w = static_cast<unsigned>(info.width);
+      d = d && z3::ule(ctx_.bv_val(info.lo, w), e) && z3::ule(e, ctx_.bv_val(std::min(info.hi, term::mask_of(info.width)), w));
+      const int a = std::min(info.align_log2, info.width);
+      if (a > 0) d = d && e.extract(static_cast<unsigned>(a - 1), 0) == ctx_.bv_val(0, static_cast<unsigned>(a));
+    }
+    return d;
+  }
+  /// Sets every variable of `ev` to the model's value.
+  void read_model(const z3::model& m, term::Evaluator& ev) {
+    for (auto& [v, e] : uniforms_) {
+      z3::expr val = m.eval(e, true);
+      uint64_t x = 0;
+      if (val.is_numeral_u64(x)) ev.set(v, x);
+    }
+  }
+  const std::map<VarId, z3::expr>& uniforms() const { return uniforms_; }
+
+ private:
+  z3::expr var(VarId v, int lane) {
+    const auto& info = P_.var(v);
+    const unsigned w = static_cast<unsigned>(info.width);
+    if (info.kind == VarKind::Lane) {
+      if (lane == -1) throw z3::exception("internal: a lane-free term depends on the lane");
+      return lane >= 0 ? ctx_.bv_val(static_cast<uint64_t>(lane), w) : lane_var(-2 - lane);
+    }
+    if (info.kind == VarKind::Opaque)  // per lane, unconstrained
+      return ctx_.bv_const(fmt::format("opaque{}@{}", v, lane).c_str(), w);
+    auto it = uniforms_.find(v);
+    if (it == uniforms_.end()) it = uniforms_.emplace(v, ctx_.bv_const(fmt::format("u{}", v).c_str(), w)).first;
+    return it->second;
+  }
+
+  z3::context& ctx_;
+  const TermPool& P_;
+  std::vector<std::unordered_map<TermId, z3::expr>> memo_;
+  std::map<VarId, z3::expr> uniforms_;
+  std::vector<z3::expr> lanes_;
+};
+
+class Decider {
+ public:
+  Decider(const SymbolicAccess& a, Engine engine, const SolverLimits& limits) : a_(a), P_(*a.pool), engine_(engine), limits_(limits) {
+    std::set<VarId> vs;
+    for (TermId t : {a.address, a.active})
+      for (VarId v : P_.vars_of(t))
+        if (P_.var(v).kind != VarKind::Lane) vs.insert(v);
+    if (a.base) vs.insert(*a.base);
+    vars_.assign(vs.begin(), vs.end());
+    opaque_ = std::any_of(vars_.begin(), vars_.end(), [&](VarId v) { return P_.var(v).kind != VarKind::Uniform; });
+    activity_known_ = a.active_exact && !P_.opaque(a.active);
+  }
+
+  SymbolicResult run() {
+    SymbolicResult r;
+    const bool want_conflicts = a_.instr != nullptr;
+    if (engine_ == Engine::F2) {
+      for (SymbolicProperty* p : {&r.conflicts, &r.alignment, &r.bounds})
+        p->reason = "the f2 engine decides layouts, not accesses recovered from PTX";
+      return r;
+    }
+    if (!want_conflicts) r.conflicts.reason = "no bank model for this instruction (shared-memory atomics were not measured)";
+    if (engine_ != Engine::Z3 && exhaustive(r, want_conflicts)) return r;
+    if (want_conflicts && engine_ != Engine::Z3)
+      r.conflicts = timed_decision<SymbolicProperty>(Engine::Enum, limits_, [&] { return residues(); });
+    if (engine_ == Engine::Enum) {
+      if (residue_alignment_) r.alignment = *residue_alignment_;
+      for (SymbolicProperty* p : {&r.alignment, &r.bounds})
+        if (p->reason.empty()) p->reason = "the uniform unknowns take too many values to enumerate";
+      return r;
+    }
+    if (residue_alignment_) r.alignment = *residue_alignment_;
+    else r.alignment = timed_decision<SymbolicProperty>(Engine::Z3, limits_, [&] { return z3_alignment(); });
+    r.bounds = timed_decision<SymbolicProperty>(Engine::Z3, limits_, [&] { return z3_bounds(); });
+    if (want_conflicts && r.conflicts.verdict == Verdict::Unknown && !residue_refuted_)
+      r.conflicts = timed_decision<SymbolicProperty>(Engine::Z3, limits_, [&] { return z3_conflicts(); });
+    for (const SymbolicProperty* p : {&r.conflicts, &r.alignment, &r.bounds})
+      if (p->verdict == Verdict::Unknown && p->engine == Engine::Z3) renew_context();  // it may be spent
+    return r;
+  }
+
+ private:
+  // ---- outcome helpers ----
+  SymbolicProperty proven(Engine e) {
+    SymbolicProperty p;
+    p.verdict = Verdict::Proven;
+    p.engine = e;
+    return p;
+  }
+  SymbolicProperty unknown(Engine e, std::string why) {
+    SymbolicProperty p;
+    p.verdict = Verdict::Unknown;
+    p.engine = e;
+    p.reason = std::move(why);
+    return p;
+  }
+  /// A refutation, after checking that it does not rest on over-approximated activity or values.
+  SymbolicProperty refuted(Engine e, SymbolicWitness w, term::Evaluator& ev, const std::string& summary) {
+    if (!activity_known_)
+      return unknown(e, fmt::format("{} when every lane that may execute it does, but which lanes execute it is not "
+                                    "modelled ({})", summary, P_.opaque(a_.active) ? P_.opaque_reason(a_.active)
+                                                                                  : "a divergent loop"));
+    if (auto approx = approximated_in(P_, vars_, ev)) return unknown(e, fmt::format("{} only with {}", summary, *approx));
+    SymbolicProperty p;
+    p.verdict = Verdict::Refuted;
+    p.engine = e;
+    p.reason = summary;
+    w.uniforms = uniform_values(P_, vars_, ev);
+    p.witness = std::move(w);
+    return p;
+  }
+
+  // ---- exhaustive enumeration of every uniform value ----
+  bool exhaustive(SymbolicResult& r, bool want_conflicts) {
+    if (opaque_) return false;
+    uint64_t points = 1;
+    std::vector<Domain> doms;
+    for (VarId v : vars_) {
+      doms.push_back(domain_of(P_.var(v)));
+      if (doms.back().count == 0) return false;
+      if (doms.back().count > kExhaustiveLimit / points) return false;
+      points *= doms.back().count;
+    }
+    Stopwatch clock;
+    term::Evaluator ev(P_);
+    std::vector<uint64_t> index(vars_.size(), 0);
+    std::optional<SymbolicProperty> conflicts, alignment, bounds;
+    std::optional<std::string> conflict_gap;
+    for (uint64_t p = 0; p < points; ++p) {
+      for (size_t k = 0; k < vars_.size(); ++k) ev.set(vars_[k], doms[k].first + index[k] * doms[k].step);
+      const Warp w = evaluate_warp(a_, ev);
+      if (w.active != 0) {
+        if (!alignment)
+          if (auto l = misaligned_lane(a_, w)) {
+            SymbolicWitness x;
+            x.lane = *l;
+            x.addresses = w.addresses;
+            x.active = w.active;
+            alignment = refuted(Engine::Enum, x, ev, fmt::format("lane {} accesses address {}, not a multiple of {}", *l,
+                                                                 w.addresses[static_cast<size_t>(*l)], a_.bytes));
+          }
+        if (!bounds)
+          if (auto l = outside_lane(a_, w)) {
+            SymbolicWitness x;
+            x.lane = *l;
+            x.addresses = w.addresses;
+            x.active = w.active;
+            bounds = refuted(Engine::Enum, x, ev, bounds_summary(*l, w.offsets[static_cast<size_t>(*l)], w.addresses[static_cast<size_t>(*l)]));
+          }
+        if (want_conflicts && !conflicts && !misaligned_lane(a_, w)) {
+          if (!normalised(a_, w.addresses, w.active)) {
+            conflict_gap = "the lanes' addresses span more than the architecture's shared memory";
+          } else if (auto c = conflict_of(a_, w.addresses, w.active)) {
+            conflicts = refuted(Engine::Enum, *c, ev, conflict_summary(*c));
+          }
+        }
+      }
+      for (size_t k = 0; k < index.size(); ++k) {
+        if (++index[k] < doms[k].count) break;
+        index[k] = 0;
+      }
+    }
+    const double ms = clock.elapsed_ms();
+    r.alignment = alignment ? *alignment : proven(Engine::Enum);
+    r.bounds = bounds ? *bounds : proven(Engine::Enum);
+    if (want_conflicts)
+      r.conflicts = conflicts ? *conflicts : conflict_gap ? unknown(Engine::Enum, *conflict_gap) : proven(Engine::Enum);
+    for (SymbolicProperty* x : {&r.conflicts, &r.alignment, &r.bounds}) x->time_ms = ms;
+    return true;
+  }
+
+  std::string conflict_summary(const SymbolicWitness& w) const {
+    return fmt::format("{} wavefronts where {} {} ideal", w.wavefronts, w.ideal, w.ideal == 1 ? "is" : "are");
+  }
+  std::string bounds_summary(int lane, int64_t offset, int64_t address) const {
+    if (a_.base)
+      return fmt::format("lane {} accesses byte offset {} of a {}-byte buffer", lane, offset, a_.extent);
+    return fmt::format("lane {} accesses shared address {}, outside the {} bytes of shared memory", lane, address, a_.extent);
+  }
+
+  // ---- residues: the warp's addresses are a lane part over small unknowns plus a uniform offset ----
+  SymbolicProperty residues() {
+    const TermPool::Sum sum = P_.sum_of(a_.address);
+    std::vector<std::pair<TermId, uint64_t>> lane_atoms, uniform_atoms;
+    for (const auto& atom : sum.atoms) (P_.lane_dependent(atom.first) ? lane_atoms : uniform_atoms).push_back(atom);
+    std::vector<TermId> lane_conds, uniform_conds;
+    {
+      std::vector<TermId> all;
+      conjuncts(P_, a_.active, all);
+      for (TermId c : all) (P_.lane_dependent(c) ? lane_conds : uniform_conds).push_back(c);
+    }
+    std::set<VarId> small;
+    for (const auto& [atom, coef] : lane_atoms)
+      for (VarId v : P_.vars_of(atom)) small.insert(v);
+    for (TermId c : lane_conds)
+      for (VarId v : P_.vars_of(c)) small.insert(v);
+    small.erase(P_.lane_var());
+    std::vector<VarId> evars(small.begin(), small.end());
+    uint64_t points = 1;
+    std::vector<Domain> doms;
+    for (VarId v : evars) {
+      if (P_.var(v).kind != VarKind::Uniform) return unknown(Engine::Enum, "the lane part of the address is not modelled");
+      doms.push_back(domain_of(P_.var(v)));
+      if (doms.back().count == 0 || doms.back().count > kResidueLimit / points)
+        return unknown(Engine::Enum, "the lane part of the address depends on unknowns with many values");
+      points *= doms.back().count;
+    }
+    const int64_t period = int64_t{a_.arch->banks} * a_.arch->bank_bytes;
+    int tz = __builtin_ctzll(sum.constant | (uint64_t{1} << 32));
+    for (const auto& [atom, coef] : uniform_atoms)
+      tz = std::min(tz, std::min(32, P_.trailing_zeros(atom) + __builtin_ctzll(coef | (uint64_t{1} << 32))));
+    const int64_t step = tz >= 31 ? period : std::min<int64_t>(period, int64_t{1} << tz);
+    const int64_t residue_count = period / step;
+    if (points * static_cast<uint64_t>(residue_count) > kResidueLimit)
+      return unknown(Engine::Enum, "too many warp-relative configurations to enumerate");
+    term::Evaluator ev(P_);
+    std::vector<uint64_t> index(evars.size(), 0);
+    int realisations = 0;
+    const bool mergeable = a_.instr->mergeable && a_.arch->load_merging;
+    Stopwatch clock;
+    std::optional<SymbolicProperty> misaligned;  // a confirmed misaligned configuration
+    for (uint64_t p = 0; p < points; ++p) {
+      for (size_t k = 0; k < evars.size(); ++k) ev.set(evars[k], doms[k].first + index[k] * doms[k].step);
+      std::vector<uint64_t> lane_part(hw::kWarpLanes, 0);
+      hw::LaneMask mask = 0;
+      for (int lane = 0; lane < hw::kWarpLanes; ++lane) {
+        ev.set(P_.lane_var(), static_cast<uint64_t>(lane));
+        uint64_t x = 0;
+        for (const auto& [atom, coef] : lane_atoms) x += coef * ev.eval(atom);
+        lane_part[static_cast<size_t>(lane)] = x;
+        bool act = lane < a_.address_lanes;
+        for (TermId c : lane_conds) act = act && ev.eval(c);
+        if (act) mask |= hw::LaneMask{1} << lane;
+      }
+      if (mask != 0) {
+        if (!activity_known_ && mergeable)
+          return unknown(Engine::Enum, "which lanes execute this load is not modelled, and partial warps do not merge");
+        for (int64_t r = 0; r < residue_count; ++r) {
+          std::vector<int64_t> addrs(hw::kWarpLanes);
+          bool aligned = true;
+          for (int lane = 0; lane < hw::kWarpLanes; ++lane) {
+            addrs[static_cast<size_t>(lane)] = static_cast<int64_t>((lane_part[static_cast<size_t>(lane)] + static_cast<uint64_t>(r * step)) & term::mask_of(32));
+            if (((mask >> lane) & 1) && addrs[static_cast<size_t>(lane)] % a_.bytes != 0) aligned = false;
+          }
+          if (!aligned) {
+            if (misaligned) continue;
+            if (++realisations > kMaxRealisations)
+              return unknown(Engine::Enum, "too many conflicting configurations that may be unreachable");
+            auto real = realise(evars, ev, uniform_atoms, sum.constant, uniform_conds, static_cast<uint64_t>(r * step), period,
+                                [&](term::Evaluator& e) { return confirm_alignment(Engine::Enum, e); });
+            if (real) misaligned = *real;
+            continue;
+          }
+          if (!normalised(a_, addrs, mask))
+            return unknown(Engine::Enum, "the lanes' addresses span more than the architecture's shared memory");
+          auto c = conflict_of(a_, addrs, mask);
+          if (!c) continue;
+          // Realise the configuration: uniform values that give this warp-relative picture.
+          if (++realisations > kMaxRealisations)
+            return unknown(Engine::Enum, "too many conflicting configurations that may be unreachable");
+          auto real = realise(evars, ev, uniform_atoms, sum.constant, uniform_conds, static_cast<uint64_t>(r * step), period,
+                              [&](term::Evaluator& e) { return confirm_conflict(Engine::Enum, e); });
+          if (!real) continue;  // unreachable
+          if (real->verdict == Verdict::Unknown) return *real;
+          residue_refuted_ = true;
+          return *real;
+        }
+      }
+      for (size_t k = 0; k < index.size(); ++k) {
+        if (++index[k] < doms[k].count) break;
+        index[k] = 0;
+      }
+    }
+    // Every configuration was covered: the alignment is decided too.
+    residue_alignment_ = misaligned ? *misaligned : proven(Engine::Enum);
+    residue_alignment_->time_ms = clock.elapsed_ms();
+    return proven(Engine::Enum);
+  }
+
+  // Uniform values with the small unknowns at `ev`'s values and the uniform offset = r (mod the
+  // bank period), under which the lanes that execute do so: a confirmed witness, an unknown, or
+  // nullopt when no such values exist.
+  std::optional<SymbolicProperty> realise(const std::vector<VarId>& evars, term::Evaluator& fixed,
+                                          const std::vector<std::pair<TermId, uint64_t>>& uniform_atoms, uint64_t constant,
+                                          const std::vector<TermId>& uniform_conds, uint64_t residue, int64_t period,
+                                          const std::function<SymbolicProperty(term::Evaluator&)>& confirm) {
+    z3::context& ctx = shared_context(limits_);
+    Z3Terms T(ctx, P_);
+    z3::solver s = bit_vector_solver(ctx, limits_);
+    z3::expr g = ctx.bv_val(constant, 32);
+    for (const auto& [atom, coef] : uniform_atoms) g = g + T.at(atom, -1) * ctx.bv_val(coef, 32);
+    s.add(z3::urem(g, ctx.bv_val(static_cast<uint64_t>(period), 32)) == ctx.bv_val(residue, 32));
+    for (TermId c : uniform_conds) s.add(T.holds(c, -1));
+    for (VarId v : evars) T.at(P_.var_term(v), -1);  // every fixed unknown gets its constant
+    for (const auto& [v, e] : T.uniforms())
+      if (std::find(evars.begin(), evars.end(), v) != evars.end())
+        s.add(e == ctx.bv_val(fixed.value_of(v), static_cast<unsigned>(P_.var(v).width)));
+    s.add(T.domains());
+    std::string why;
+    const z3::check_result cr = checked_check(s, &why);
+    if (cr == z3::unsat) return std::nullopt;
+    if (cr == z3::unknown) return unknown(Engine::Enum, why);
+    term::Evaluator ev(P_);
+    for (VarId v : evars) ev.set(v, fixed.value_of(v));
+    T.read_model(s.get_model(), ev);
+    return confirm(ev);
+  }
+
+  SymbolicProperty confirm_alignment(Engine e, term::Evaluator& ev) {
+    const Warp w = evaluate_warp(a_, ev);
+    const auto l = misaligned_lane(a_, w);
+    if (!l) return unknown(e, "internal: the solver's witness does not re-check");
+    SymbolicWitness x;
+    x.lane = *l;
+    x.addresses = w.addresses;
+    x.active = w.active;
+    return refuted(e, x, ev, fmt::format("lane {} accesses address {}, not a multiple of {}", *l,
+                                         w.addresses[static_cast<size_t>(*l)], a_.bytes));
+  }
+
+  SymbolicProperty confirm_conflict(Engine e, term::Evaluator& ev) {
+    const Warp w = evaluate_warp(a_, ev);
+    if (w.active == 0 || misaligned_lane(a_, w)) return unknown(e, "internal: the solver's witness does not re-check");
+    auto c = conflict_of(a_, w.addresses, w.active);
+    if (!c) return unknown(e, "internal: the solver's witness does not re-check");
+    return refuted(e, *c, ev, conflict_summary(*c));
+  }
+
+  // ---- Z3 over all 32 lanes ----
+  SymbolicProperty z3_alignment() {
+    z3::context& ctx = shared_context(limits_);
+    Z3Terms T(ctx, P_);
+    z3::solver s = bit_vector_solver(ctx, limits_);
+    // One symbolic lane: the property is about each lane alone.
+    const int sl = Z3Terms::symbolic(0);
+    s.add(z3::ult(T.lane_var(0), ctx.bv_val(a_.address_lanes, 32)));
+    s.add(T.holds(a_.active, sl) && z3::urem(T.at(a_.address, sl), ctx.bv_val(a_.bytes, 32)) != ctx.bv_val(0, 32));
+    s.add(T.domains());
+    std::string why;
+    const z3::check_result cr = checked_check(s, &why);
+    if (cr == z3::unsat) return proven(Engine::Z3);
+    if (cr == z3::unknown) return unknown(Engine::Z3, why);
+    term::Evaluator ev(P_);
+    T.read_model(s.get_model(), ev);
+    return confirm_alignment(Engine::Z3, ev);
+  }
+
+  SymbolicProperty z3_bounds() {
+    z3::context& ctx = shared_context(limits_);
+    Z3Terms T(ctx, P_);
+    z3::solver s = bit_vector_solver(ctx, limits_);
+    const z3::expr base = a_.base ? T.at(P_.var_term(*a_.base), -1) : ctx.bv_val(0, 32);
+    const z3::expr last = ctx.bv_val(static_cast<uint64_t>(std::max<int64_t>(0, a_.extent - a_.bytes)), 32);
+    const bool too_small = a_.extent < a_.bytes;  // no byte of the buffer can hold the access
+    const int sl = Z3Terms::symbolic(0);
+    s.add(z3::ult(T.lane_var(0), ctx.bv_val(a_.address_lanes, 32)));
+    s.add(T.holds(a_.active, sl) && (too_small ? ctx.bool_val(true) : z3::ugt(T.at(a_.address, sl) - base, last)));
+    s.add(T.domains());
+    std::string why;
+    const z3::check_result cr = checked_check(s, &why);
+    if (cr == z3::unsat) return proven(Engine::Z3);
+    if (cr == z3::unknown) return unknown(Engine::Z3, why);
+    term::Evaluator ev(P_);
+    T.read_model(s.get_model(), ev);
+    const Warp w = evaluate_warp(a_, ev);
+    const auto l = outside_lane(a_, w);
+    if (!l) return unknown(Engine::Z3, "internal: the solver's witness does not re-check");
+    SymbolicWitness x;
+    x.lane = *l;
+    x.addresses = w.addresses;
+    x.active = w.active;
+    return refuted(Engine::Z3, x, ev, bounds_summary(*l, w.offsets[static_cast<size_t>(*l)], w.addresses[static_cast<size_t>(*l)]));
+  }
+
+  // Some phase has two active lanes whose words share a bank (different words for instructions
+  // that broadcast, any two accesses for cp.async), with every active lane aligned and inside
+  // shared memory (the other obligations cover those).
+  z3::expr conflict_in(Z3Terms& T, z3::context& ctx, bool merged) {
+    const hw::SmemInstr& in = *a_.instr;
+    const unsigned word_shift = static_cast<unsigned>(__builtin_ctz(static_cast<unsigned>(a_.arch->bank_bytes)));
+    const uint64_t bank_mask = static_cast<uint64_t>(a_.arch->banks - 1);
+    const int words = std::max(1, a_.bytes / a_.arch->bank_bytes);
+    z3::expr any = ctx.bool_val(false);
+    for (const std::vector<int>& phase : hw::phase_lanes(in, merged))
+      for (size_t i = 0; i < phase.size(); ++i)
+        for (size_t j = i + 1; j < phase.size(); ++j) {
+          const int li = phase[i], lj = phase[j];
+          if (li >= a_.address_lanes || lj >= a_.address_lanes) continue;
+          const z3::expr wi = z3::lshr(T.at(a_.address, li), ctx.bv_val(word_shift, 32));
+          const z3::expr wj = z3::lshr(T.at(a_.address, lj), ctx.bv_val(word_shift, 32));
+          z3::expr clash = ctx.bool_val(false);
+          for (int x = 0; x < words; ++x)
+            for (int y = 0; y < words; ++y) {
+              const z3::expr u = wi + ctx.bv_val(x, 32), v = wj + ctx.bv_val(y, 32);
+              z3::expr same_bank = ((u ^ v) & ctx.bv_val(bank_mask, 32)) == ctx.bv_val(0, 32);
+              clash = clash || (in.broadcast ? (same_bank && u != v) : same_bank);
+            }
+          any = any || (T.holds(a_.active, li) && T.holds(a_.active, lj) && clash);
+        }
+    return any;
+  }
+
+  // Two symbolic lanes of one phase that clash: the query for instructions that never merge.
+  z3::expr pair_conflict(Z3Terms& T, z3::context& ctx) {
+    const hw::SmemInstr& in = *a_.instr;
+    const auto phases = hw::phase_lanes(in, false);
+    const unsigned per_phase_log2 = static_cast<unsigned>(__builtin_ctz(static_cast<unsigned>(phases.front().size())));
+    const unsigned word_shift = static_cast<unsigned>(__builtin_ctz(static_cast<unsigned>(a_.arch->bank_bytes)));
+    const uint64_t bank_mask = static_cast<uint64_t>(a_.arch->banks - 1);
+    const int words = std::max(1, a_.bytes / a_.arch->bank_bytes);
+    const int li = Z3Terms::symbolic(0), lj = Z3Terms::symbolic(1);
+    const z3::expr i = T.lane_var(0), j = T.lane_var(1);
+    const z3::expr n = ctx.bv_val(a_.address_lanes, 32);
+    z3::expr c = z3::ult(i, n) && z3::ult(j, n) && z3::ult(i, j) &&
+                 z3::lshr(i, ctx.bv_val(per_phase_log2, 32)) == z3::lshr(j, ctx.bv_val(per_phase_log2, 32));
+    for (const auto& [l, ai] : {std::pair{li, T.at(a_.address, li)}, std::pair{lj, T.at(a_.address, lj)}})
+      c = c && T.holds(a_.active, l) && z3::urem(ai, ctx.bv_val(a_.bytes, 32)) == ctx.bv_val(0, 32) &&
+          z3::ule(ai, ctx.bv_val(static_cast<uint64_t>(a_.arch->max_smem_bytes_per_block - a_.bytes), 32));
+    const z3::expr wi = z3::lshr(T.at(a_.address, li), ctx.bv_val(word_shift, 32));
+    const z3::expr wj = z3::lshr(T.at(a_.address, lj), ctx.bv_val(word_shift, 32));
+    z3::expr clash = ctx.bool_val(false);
+    for (int x = 0; x < words; ++x)
+      for (int y = 0; y < words; ++y) {
+        const z3::expr u = wi + ctx.bv_val(x, 32), v = wj + ctx.bv_val(y, 32);
+        z3::expr same_bank = ((u ^ v) & ctx.bv_val(bank_mask, 32)) == ctx.bv_val(0, 32);
+        clash = clash || (in.broadcast ? (same_bank && u != v) : same_bank);
+      }
+    return c && clash;
+  }
+
+  SymbolicProperty z3_conflicts() {
+    z3::context& ctx = shared_context(limits_);
+    Z3Terms T(ctx, P_);
+    z3::solver s = bit_vector_solver(ctx, limits_);
+    if (!(a_.instr->mergeable && a_.arch->load_merging)) {
+      s.add(pair_conflict(T, ctx));
+      s.add(T.domains());
+      std::string why;
+      const z3::check_result cr = checked_check(s, &why);
+      if (cr == z3::unsat) return proven(Engine::Z3);
+      if (cr == z3::unknown) return unknown(Engine::Z3, why);
+      term::Evaluator ev(P_);
+      T.read_model(s.get_model(), ev);
+      if (!activity_known_) return unknown(Engine::Z3, activity_reason());
+      return confirm_conflict(Engine::Z3, ev);
+    }
+    const z3::expr last = ctx.bv_val(static_cast<uint64_t>(a_.arch->max_smem_bytes_per_block - a_.bytes), 32);
+    for (int l = 0; l < a_.address_lanes; ++l) {
+      const z3::expr addr = T.at(a_.address, l);
+      s.add(z3::implies(T.holds(a_.active, l),
+                        z3::urem(addr, ctx.bv_val(a_.bytes, 32)) == ctx.bv_val(0, 32) && z3::ule(addr, last)));
+    }
+    z3::expr unmerged = conflict_in(T, ctx, false);
+    if (a_.instr->mergeable && a_.arch->load_merging) {
+      z3::expr all_active = ctx.bool_val(true);
+      z3::expr pair1 = ctx.bool_val(true), pair2 = ctx.bool_val(true);
+      for (int l = 0; l < hw::kWarpLanes; ++l) {
+        all_active = all_active && T.holds(a_.active, l);
+        pair1 = pair1 && T.at(a_.address, l) == T.at(a_.address, l ^ 1);
+        pair2 = pair2 && T.at(a_.address, l) == T.at(a_.address, l ^ 2);
+      }
+      const z3::expr merges = all_active && (pair1 || pair2);
+      const z3::expr merged = merges && conflict_in(T, ctx, true);
+      // With over-approximated activity the real warp may be a part that does not merge.
+      s.add(activity_known_ ? ((!merges && unmerged) || merged) : (unmerged || merged));
+    } else {
+      s.add(unmerged);
+    }
+    s.add(T.domains());
+    std::string why;
+    const z3::check_result cr = checked_check(s, &why);
+    if (cr == z3::unsat) return proven(Engine::Z3);
+    if (cr == z3::unknown) return unknown(Engine::Z3, why);
+    term::Evaluator ev(P_);
+    T.read_model(s.get_model(), ev);
+    if (!activity_known_) return unknown(Engine::Z3, activity_reason());
+    return confirm_conflict(Engine::Z3, ev);
+  }
+
+  // The model's per-lane unknowns chose which lanes execute; that choice cannot be evaluated.
+  std::string activity_reason() const {
+    return fmt::format("a conflict is possible when some of the lanes that may execute it do, but which lanes execute it "
+                       "is not modelled ({})", P_.opaque(a_.active) ? P_.opaque_reason(a_.active) : "a divergent loop");
+  }
+
+  const SymbolicAccess& a_;
+  const TermPool& P_;
+  Engine engine_;
+  const SolverLimits& limits_;
+  std::vector<VarId> vars_;
+  bool opaque_ = false, activity_known_ = true, residue_refuted_ = false;
+  std::optional<SymbolicProperty> residue_alignment_;
+};
+
+}  // namespace
+
+SymbolicResult decide_symbolic_access(const SymbolicAccess& access, Engine engine, const SolverLimits& limits) {
+  return Decider(access, engine, limits).run();
+}
+
+}  // namespace lp

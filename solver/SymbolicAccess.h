@@ -1,0 +1,66 @@
+#pragma once
+// The proof obligations of one shared-memory instruction recovered from PTX, whose per-lane
+// addresses are bit-vector terms over the lane index and warp-uniform unknowns
+// (analyzer/term/Term.h):
+//
+//   conflict-free  for every value of the uniform unknowns, the warp's access costs the ideal
+//                  number of wavefronts in the bank model of hw/BankModel.h (phases, broadcast,
+//                  load merging, cp.async's per-access counting), counting only active lanes;
+//   aligned        every active lane's address is a multiple of the access width;
+//   in bounds      every active lane's bytes lie inside the shared symbol it addresses (its size,
+//                  or the architecture's shared memory for dynamic shared memory).
+//
+// Each is proven (Z3 returned unsat on the bit-vector encoding, or an enumeration covered every
+// value), refuted with a witness (the uniform values, all 32 lane addresses, re-checked by
+// evaluating the terms and hw::smem_access_cost), or unknown with the reason.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/term/Term.h"
+#include "hw/Arch.h"
+#include "hw/BankModel.h"
+#include "hw/SmemInstr.h"
+#include "solver/Result.h"
+
+namespace lp {
+
+struct SymbolicAccess {
+  const term::TermPool* pool = nullptr;
+  term::TermId address = 0;  ///< 32-bit shared-window byte address of each lane
+  term::TermId active = 0;   ///< width 1: the lane executes the instruction
+  /// False when `active` over-approximates the executing lanes (a divergent loop): proofs still
+  /// hold (they cover more lanes), refutations become unknown.
+  bool active_exact = true;
+  const hw::SmemInstr* instr = nullptr;  ///< null: no bank model (atomics); only alignment and bounds
+  int bytes = 4;                         ///< bytes at each address
+  int address_lanes = 32;                ///< lanes whose addresses the instruction reads
+  const hw::Arch* arch = nullptr;
+  std::optional<term::VarId> base;  ///< the shared symbol's base, when the address names exactly one
+  int64_t extent = 0;               ///< bytes from `base` (or from 0) the accesses must stay inside
+};
+
+/// One assignment of the uniform unknowns and what the warp does under it.
+struct SymbolicWitness {
+  std::vector<std::pair<std::string, int64_t>> uniforms;  ///< name = value, for every unknown the access depends on
+  std::vector<int64_t> addresses;  ///< lanes 0..31 (inactive lanes: their address, unused)
+  hw::LaneMask active = hw::kAllLanes;
+  int lane = -1;                   ///< alignment/bounds: the offending lane
+  int lane_a = -1, lane_b = -1;    ///< conflict: two lanes of the busiest phase on one bank
+  int bank = 0;
+  std::vector<int64_t> words;
+  int64_t wavefronts = 0, ideal = 0;
+  bool merged = false;
+};
+
+struct SymbolicProperty : Outcome {
+  std::optional<SymbolicWitness> witness;
+};
+
+struct SymbolicResult {
+  SymbolicProperty conflicts, alignment, bounds;
+};
+
+SymbolicResult decide_symbolic_access(const SymbolicAccess& access, Engine engine, const SolverLimits& limits);
+
+}  // namespace lp

@@ -1,0 +1,188 @@
+// `layoutproof check` on compiled kernels as a user runs it: a .ptx file, a directory holding PTX
+// (Triton's cache layout), bad PTX (exit 2, located), and --cuda with nvcc.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <nlohmann/json.hpp>
+
+#include "replay/Process.h"
+#include "support/Files.h"
+#include "support/Process.h"
+
+using lp::test::run_layoutproof;
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kDir = LP_SOURCE_DIR "/tests/data/ptx/";
+
+void write_text(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+
+fs::path temp_dir(const std::string& name) {
+  const fs::path p = fs::temp_directory_path() / (name + "_" + std::to_string(::getpid()));
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return p;
+}
+
+// The findings of one source line of smem_kernels.cu.
+std::vector<json> at_line(const json& report, int line) {
+  std::vector<json> out;
+  for (const auto& f : report["findings"])
+    if (f.value("line", 0) == line && f["file"].get<std::string>().find("smem_kernels.cu") != std::string::npos) out.push_back(f);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("check PTX: findings at the CUDA source lines, LP002 counterexamples that replay", "[ptx][check-cli]") {
+  const fs::path tmp = temp_dir("lp_ptx_cli");
+  auto r = run_layoutproof({"check", "--no-cache", kDir + "smem_kernels.ptx", "--format", "json", "--output",
+                            (tmp / "f.json").string()});
+  REQUIRE(r.exit_code == 1);
+  const json report = json::parse(lp::test::read_file((tmp / "f.json").string()));
+  // naive(): the column read (line 22) is 32-way; the padded (line 15) and swizzled (line 30)
+  // column reads have no finding.
+  const auto naive = at_line(report, 22);
+  REQUIRE(naive.size() == 1);
+  CHECK(naive[0]["rule"] == "LP002");
+  CHECK(naive[0]["message"].get<std::string>().find("has bank conflicts: 32 wavefronts where 1 is ideal") != std::string::npos);
+  const json& ce = naive[0]["counterexample"];
+  CHECK(ce["instruction"] == "ld.shared.b32");
+  CHECK(ce["arch"] == "sm_80");
+  CHECK(ce["lane_addresses"].size() == 32);
+  CHECK(at_line(report, 15).empty());
+  CHECK(at_line(report, 30).empty());
+  // The counterexample replays as any LP002 finding does.
+  auto rep = run_layoutproof({"replay", (tmp / "f.json").string(), "--out", (tmp / "replay").string()});
+  CHECK(rep.exit_code == 0);
+  bool program = false;
+  for (const auto& e : fs::directory_iterator(tmp / "replay")) program |= e.path().extension() == ".cu";
+  CHECK(program);
+  fs::remove_all(tmp);
+}
+
+TEST_CASE("check PTX: a Triton-style cache directory is searched for .ptx files", "[ptx][check-cli]") {
+  const fs::path tmp = temp_dir("lp_ptx_cache");
+  fs::create_directories(tmp / "cache" / "ABCDEF");
+  fs::copy_file(kDir + "smem_sm90.ptx", tmp / "cache" / "ABCDEF" / "store_matrices.ptx");
+  write_text((tmp / "cache" / "ABCDEF" / "store_matrices.json").string(), "{}");
+  auto r = run_layoutproof({"check", "--no-cache", (tmp / "cache").string()});
+  CHECK(r.exit_code == 1);
+  CHECK(r.out.find("stmatrix.sync.aligned.m8n8.x4.shared.b16 (PTX line 54) has bank conflicts: 32 wavefronts where 4 are ideal") !=
+        std::string::npos);
+  fs::remove_all(tmp);
+}
+
+TEST_CASE("check PTX: unreadable PTX is a located error and exit 2", "[ptx][check-cli]") {
+  const fs::path tmp = temp_dir("lp_ptx_bad");
+  const std::string bad = (tmp / "bad.ptx").string();
+  write_text(bad, ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n  wibble.u32 %r1;\n  ret;\n}\n");
+  auto r = run_layoutproof({"check", "--no-cache", bad});
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.find(bad + ":6:3: error: unknown instruction 'wibble.u32' [LP011]") != std::string::npos);
+  write_text(bad, std::string(".version 8.0\n.target sm_80\n.visible .entry k()\n{\n"));
+  r = run_layoutproof({"check", "--no-cache", bad});
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.find("unterminated function body") != std::string::npos);
+  fs::remove_all(tmp);
+}
+
+TEST_CASE("check --cuda: nvcc's PTX checked, its time reported apart, its errors shown with exit 2", "[ptx][check-cli][nvcc]") {
+  if (lp::replay::find_tool("nvcc").empty()) {
+    WARN("nvcc not found: --cuda not exercised");
+    return;
+  }
+  auto r = run_layoutproof({"check", "--no-cache", "--cuda", kDir + "smem_kernels.cu", "--arch", "sm_80"});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("nvcc: ") != std::string::npos);
+  CHECK(r.err.find("analysis: ") != std::string::npos);
+  CHECK(r.out.find(kDir + "smem_kernels.cu:22:") != std::string::npos);
+  const fs::path tmp = temp_dir("lp_ptx_cuda");
+  const std::string broken = (tmp / "broken.cu").string();
+  write_text(broken, "__global__ void k() { this is not cuda; }\n");
+  r = run_layoutproof({"check", "--no-cache", "--cuda", broken});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("broken.cu(1)") != std::string::npos);
+  CHECK(r.err.find("error: nvcc failed") != std::string::npos);
+  // Arguments after -- go to nvcc.
+  r = run_layoutproof({"check", "--no-cache", "--cuda", kDir + "smem_kernels.cu", "--", "-DUNUSED_MACRO=1"});
+  CHECK(r.exit_code == 1);
+  fs::remove_all(tmp);
+}
+
+TEST_CASE("check PTX: Triton 3.9's matmul (compiled ahead of time for sm_80) is proven conflict-free", "[ptx][triton]") {
+  // tests/data/ptx/triton/compile_triton.py wrote the PTX: cp.async into a 3-stage swizzled ring,
+  // ldmatrix (and .trans) for mma.sync, ld/st.shared in the epilogue.
+  const fs::path tmp = temp_dir("lp_ptx_triton");
+  auto r = run_layoutproof({"check", "--no-cache", kDir + "triton/matmul_kernel.ptx", "--format", "junit", "--output",
+                            (tmp / "j.xml").string()});
+  CHECK(r.exit_code == 0);
+  const std::string junit = lp::test::read_file((tmp / "j.xml").string());
+  size_t cases = 0;
+  for (size_t p = junit.find("<testcase"); p != std::string::npos; p = junit.find("<testcase", p + 1)) ++cases;
+  CHECK(cases >= 3 * 40);  // 40 shared-memory instructions, each aligned, in bounds and conflict-free
+  CHECK(junit.find("<failure") == std::string::npos);
+  CHECK(junit.find("compile_triton.py") != std::string::npos);  // located in the Python source
+  fs::remove_all(tmp);
+}
+
+TEST_CASE("check PTX: the verdicts reproduce Nsight Compute's source counters measured on an H100", "[ptx][hardware]") {
+  // docs/data/ptx-ncu-h100.tsv: every shared-memory SASS instruction of scripts/gpu/ptx_validate.cu
+  // (15 kernel launches) with its L1 wavefronts shared and ideal (ncu SourceCounters, H100), matched
+  // to the PTX instruction it came from (scripts/gpu/ptx-ncu-table.py). The model must call an
+  // instruction conflicting exactly where the hardware needed more wavefronts than ideal.
+  const fs::path tmp = temp_dir("lp_ptx_ncu");
+  auto r = run_layoutproof({"check", "--no-cache", LP_SOURCE_DIR "/docs/data/ptx_validate_sm90.ptx", "--format", "json",
+                            "--output", (tmp / "f.json").string()});
+  REQUIRE(r.exit_code != 2);
+  const json report = json::parse(lp::test::read_file((tmp / "f.json").string()));
+  std::map<int, std::string> model;  // PTX line -> conflict / conflict-free / unknown
+  const std::regex line_re("\\(PTX line ([0-9]+)\\)");
+  std::smatch m;
+  for (const auto& o : report["obligations"]) {
+    const std::string d = o["description"];
+    if (std::regex_search(d, m, line_re) && d.find("is conflict-free") != std::string::npos && o["passed"].get<bool>())
+      model[std::stoi(m[1])] = "conflict-free";
+  }
+  for (const auto& f : report["findings"]) {
+    const std::string msg = f["message"];
+    if (!std::regex_search(msg, m, line_re)) continue;
+    if (msg.find("has bank conflicts") != std::string::npos) model[std::stoi(m[1])] = "conflict";
+    else if (f["kind"] == "unknown" && msg.find("is conflict-free") != std::string::npos) model[std::stoi(m[1])] = "unknown";
+  }
+  std::istringstream tsv(lp::test::read_file(LP_SOURCE_DIR "/docs/data/ptx-ncu-h100.tsv"));
+  std::string row;
+  std::getline(tsv, row);  // header
+  int agree = 0, unknown = 0, conflicts = 0;
+  std::set<std::string> kernels;
+  while (std::getline(tsv, row)) {
+    std::vector<std::string> c;
+    std::istringstream cells(row);
+    for (std::string cell; std::getline(cells, cell, '\t');) c.push_back(cell);
+    REQUIRE(c.size() == 8);
+    const int line = std::stoi(c[1]);
+    const bool measured_conflict = std::stoll(c[6]) > 0;
+    INFO(row);
+    REQUIRE(model.count(line));
+    if (model[line] == "unknown") {
+      ++unknown;
+      continue;
+    }
+    CHECK((model[line] == "conflict") == measured_conflict);
+    agree += (model[line] == "conflict") == measured_conflict;
+    conflicts += measured_conflict;
+    kernels.insert(c[0]);
+  }
+  CHECK(agree >= 40);
+  CHECK(unknown <= 5);  // atomics and zero-filling cp.async, whose costs the model does not claim
+  CHECK(conflicts >= 10);
+  CHECK(kernels.size() >= 10);
+  fs::remove_all(tmp);
+}

@@ -1,0 +1,235 @@
+// The PTX front end on kernels nvcc compiled (tests/data/ptx): every shared-memory access marked in
+// the CUDA source is found, its recovered per-lane addresses equal the source's index formula
+// (PtxOracle.h) at every lane and sampled uniform value, and its verdict is what
+// hw::smem_access_cost says of the formula's addresses. The same on PTX nvcc generates now.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "analyzer/ptx/PtxEval.h"
+#include "hw/BankModel.h"
+#include "replay/Process.h"
+#include "solver/SymbolicAccess.h"
+#include "support/Files.h"
+#include "support/Process.h"
+#include "ptx/PtxOracle.h"
+
+namespace fs = std::filesystem;
+using lp::term::TermPool;
+using lp::term::VarId;
+
+namespace {
+
+const std::string kDir = LP_SOURCE_DIR "/tests/data/ptx/";
+
+// `// ORACLE tag` markers of a CUDA file: tag -> line.
+std::map<std::string, int> oracle_lines(const std::string& cu) {
+  std::map<std::string, int> out;
+  std::istringstream in(lp::test::read_file(cu));
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    const size_t p = line.find("// ORACLE ");
+    if (p == std::string::npos) continue;
+    std::istringstream tags(line.substr(p + 10));
+    for (std::string tag; tags >> tag;) out[tag] = n;
+  }
+  return out;
+}
+
+struct Checked {
+  std::set<std::string> tags;  // tags whose accesses were found and checked
+  int samples = 0;
+};
+
+// Values to try for each uniform unknown of a site.
+std::vector<std::vector<uint64_t>> sample_values(const TermPool& P, const std::vector<VarId>& vars) {
+  std::vector<std::vector<uint64_t>> out;
+  for (VarId v : vars) {
+    const auto& info = P.var(v);
+    std::vector<uint64_t> vals;
+    if (info.name == "warp") vals = {0, 1, 2, 3};
+    else if (info.name.rfind("stage@", 0) == 0) for (uint64_t k = info.lo; k <= info.hi; ++k) vals.push_back(k);
+    else if (info.name.rfind("n@", 0) == 0) vals = {0, 1, 2};
+    else if (info.name.find("_param_") != std::string::npos) vals = {0, 1, 3};
+    else if (info.align_log2 > 0 && info.hi > 1024) vals = {0, uint64_t{1} << std::min(info.align_log2, 10)};  // a symbol's base
+    else vals = {info.lo, std::min(info.hi, info.lo + 1)};
+    out.push_back(vals);
+  }
+  return out;
+}
+
+// Whether the site's addresses and activity equal `o`'s formula at every lane and sample of its
+// uniform unknowns; on the way, whether the formula's warp conflicts at some sample.
+bool follows(lp::ptx::Analysis& a, const lp::ptx::Site& site, const lp::test::OracleAccess& o, const lp::hw::Arch& arch,
+             bool& formula_conflicts, int& samples) {
+  const lp::hw::SmemInstr* instr = o.instr.empty() ? nullptr : &lp::hw::smem_instr(o.instr);
+  const int address_lanes = instr ? lp::hw::address_lane_count(*instr) : lp::hw::kWarpLanes;
+  std::set<VarId> vs;
+  for (auto t : {site.address, site.active})
+    for (VarId v : a.pool.vars_of(t))
+      if (v != a.pool.lane_var()) vs.insert(v);
+  const std::vector<VarId> vars(vs.begin(), vs.end());
+  const auto values = sample_values(a.pool, vars);
+  std::vector<size_t> idx(vars.size(), 0);
+  formula_conflicts = false;
+  samples = 0;
+  for (bool more = true; more;) {
+    lp::term::Evaluator ev(a.pool);
+    lp::test::OracleEnv env;
+    uint64_t base = 0;
+    for (size_t i = 0; i < vars.size(); ++i) {
+      ev.set(vars[i], values[i][idx[i]]);
+      const auto& info = a.pool.var(vars[i]);
+      if (info.name == "warp") env.warp = static_cast<int>(values[i][idx[i]]);
+      else env.uniforms[info.name] = lp::term::to_signed(values[i][idx[i]], info.width);
+      if (site.symbol_base && vars[i] == *site.symbol_base) base = values[i][idx[i]];
+    }
+    std::vector<int64_t> addresses(32, 0);
+    lp::hw::LaneMask mask = 0;
+    for (int lane = 0; lane < 32; ++lane) {
+      env.lane = lane;
+      ev.set(a.pool.lane_var(), static_cast<uint64_t>(lane));
+      const bool active = ev.eval(site.active) != 0;
+      if (active != o.active(env)) return false;
+      if (!active || lane >= address_lanes) continue;
+      const uint64_t got = (ev.eval(site.address) - base) & 0xffffffffu;
+      if (got != (static_cast<uint64_t>(o.offset(env)) & 0xffffffffu)) return false;
+      addresses[static_cast<size_t>(lane)] = static_cast<int64_t>(base) + o.offset(env);
+      mask |= lp::hw::LaneMask{1} << lane;
+    }
+    ++samples;
+    if (instr && mask) {
+      for (int lane = 0; lane < 32; ++lane)
+        if (!((mask >> lane) & 1)) addresses[static_cast<size_t>(lane)] = addresses[static_cast<size_t>(__builtin_ctz(mask))];
+      bool in_range = true;
+      for (int64_t x : addresses) in_range = in_range && x >= 0 && x + 16 <= arch.max_smem_bytes_per_block;
+      if (in_range) formula_conflicts |= !lp::hw::smem_access_cost(arch, *instr, addresses, mask).conflict_free;
+    }
+    more = false;
+    for (size_t i = 0; i < idx.size(); ++i) {
+      if (++idx[i] < values[i].size()) {
+        more = true;
+        break;
+      }
+      idx[i] = 0;
+    }
+  }
+  return true;
+}
+
+void check_file(const std::string& ptx_path, const std::string& cu_path, const std::string& arch_name, Checked& checked,
+                const std::vector<lp::test::OracleAccess>& oracle = lp::test::smem_kernel_oracle()) {
+  auto src = std::make_shared<lp::SourceText>();
+  src->name = ptx_path;
+  src->text = lp::test::read_file(ptx_path);
+  REQUIRE(!src->text.empty());
+  const lp::ptx::Module m = lp::ptx::read_ptx(src);
+  lp::ptx::Analysis a;
+  lp::ptx::analyze(m, {}, a);
+  const auto lines = oracle_lines(cu_path);
+  const lp::hw::Arch& arch = lp::hw::arch_by_name(arch_name);
+  int cu_file = -1;
+  for (const auto& [n, name] : m.files)
+    if (fs::path(name).filename() == fs::path(cu_path).filename()) cu_file = n;
+  REQUIRE(cu_file >= 0);
+  for (const auto& k : a.kernels) {
+    CHECK(k.issues.empty());
+    for (const auto& site : k.sites) {
+      // The oracle entry of this kernel and instruction whose formula the site's addresses follow.
+      const lp::test::OracleAccess* o = nullptr;
+      bool formula_conflicts = false;
+      int samples = 0;
+      for (const auto& entry : oracle)
+        if (!o && k.name.find(entry.kernel) != std::string::npos && entry.instr == site.instr &&
+            follows(a, site, entry, arch, formula_conflicts, samples))
+          o = &entry;
+      INFO(ptx_path << ": " << site.opcode << " at PTX offset " << site.origin.pos << " in " << k.name);
+      REQUIRE(o != nullptr);
+      CHECK(site.unknown.has_value() == o->unknown);
+      CHECK(site.active_exact);
+      checked.tags.insert(o->tag);
+      checked.samples += samples;
+      // The access sits at its marked line, or (when nvcc merged statements) next to it.
+      std::set<int> site_lines;
+      std::vector<std::optional<size_t>> locs = site.origin.call_debug_locs;
+      locs.push_back(site.origin.debug_loc);
+      for (const auto& l : locs)
+        if (l)
+          for (const auto& f : lp::ptx::source_frames(m, *l))
+            if (f.file == cu_file) site_lines.insert(f.line);
+      const int marked = lines.at(o->tag);
+      CHECK(std::any_of(site_lines.begin(), site_lines.end(), [&](int l) { return l >= marked && l <= marked + 2; }));
+      const lp::hw::SmemInstr* instr = o->instr.empty() ? nullptr : &lp::hw::smem_instr(o->instr);
+      const int address_lanes = instr ? lp::hw::address_lane_count(*instr) : lp::hw::kWarpLanes;
+      if (!instr || site.unknown) continue;
+      // The verdict, decided for every uniform value, agrees with the formula's samples.
+      lp::SymbolicAccess acc;
+      acc.pool = &a.pool;
+      acc.address = site.address;
+      acc.active = site.active;
+      acc.active_exact = site.active_exact;
+      acc.instr = instr;
+      acc.bytes = site.bytes;
+      acc.address_lanes = address_lanes;
+      acc.arch = &arch;
+      acc.base = site.symbol_base;
+      acc.extent = site.symbol_bytes.value_or(arch.max_smem_bytes_per_block);
+      const lp::SymbolicResult r = lp::decide_symbolic_access(acc, lp::Engine::Auto, {});
+      REQUIRE(r.conflicts.verdict != lp::Verdict::Unknown);
+      CHECK((r.conflicts.verdict == lp::Verdict::Refuted) == formula_conflicts);
+      CHECK(r.alignment.verdict == lp::Verdict::Proven);
+      if (r.conflicts.witness) {  // the witness is a real warp of the formula
+        const auto& w = *r.conflicts.witness;
+        CHECK(w.wavefronts > w.ideal);
+        CHECK(lp::hw::smem_access_cost(arch, *instr, w.addresses, w.active).wavefronts == w.wavefronts);
+      }
+      // The Z3 engine alone reaches the same verdict.
+      const lp::SymbolicResult z = lp::decide_symbolic_access(acc, lp::Engine::Z3, {});
+      CHECK(z.conflicts.verdict == r.conflicts.verdict);
+      CHECK(z.alignment.verdict == r.alignment.verdict);
+      CHECK(z.bounds.verdict == r.bounds.verdict);
+    }
+  }
+}
+
+void check_all(const std::string& dir) {
+  Checked c;
+  check_file(dir + "smem_kernels.ptx", kDir + "smem_kernels.cu", "sm_80", c);
+  check_file(dir + "smem_sm90.ptx", kDir + "smem_sm90.cu", "sm_90", c);
+  // Every marked access was found.
+  for (const auto& o : lp::test::smem_kernel_oracle()) CHECK(c.tags.count(o.tag) == 1);
+  CHECK(c.samples > 500);
+}
+
+}  // namespace
+
+TEST_CASE("ptx: recovered addresses equal the source's formulas, verdicts equal the bank model's (checked-in PTX)", "[ptx]") {
+  check_all(kDir);
+}
+
+TEST_CASE("ptx: a CuTe cp.async + ldmatrix mainloop over a swizzled tile, against CuTe's swizzle written out", "[ptx][cute]") {
+  Checked c;
+  check_file(kDir + "cute_sm80_mainloop.ptx", kDir + "cute_sm80_mainloop.cu", "sm_80", c, lp::test::cute_kernel_oracle());
+  for (const auto& o : lp::test::cute_kernel_oracle()) CHECK(c.tags.count(o.tag) == 1);
+}
+
+TEST_CASE("ptx: the same on PTX nvcc generates now", "[ptx][nvcc]") {
+  const std::string nvcc = lp::replay::find_tool("nvcc");
+  if (nvcc.empty()) {
+    WARN("nvcc not found: the checked-in PTX was checked, fresh output was not");
+    return;
+  }
+  const fs::path tmp = fs::temp_directory_path() / ("lp_ptx_" + std::to_string(::getpid()));
+  fs::create_directories(tmp);
+  for (const auto& [cu, arch] : {std::pair{"smem_kernels", "sm_80"}, std::pair{"smem_sm90", "sm_90"}}) {
+    const auto r = lp::test::run_process(nvcc, {"-O3", "-lineinfo", std::string("-arch=") + arch, "--ptx", kDir + cu + ".cu",
+                                                "-o", (tmp / (std::string(cu) + ".ptx")).string()});
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+  }
+  check_all(tmp.string() + "/");
+  fs::remove_all(tmp);
+}
