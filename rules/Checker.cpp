@@ -17,6 +17,8 @@
 
 #include "analyzer/annotate/AnnotationParser.h"
 #include "rules/BufferGraph.h"
+#include "rules/CuteDefinitions.h"
+#include "rules/Origins.h"
 #include "rules/Rule.h"
 
 namespace lp::rules {
@@ -123,11 +125,18 @@ std::string cache_key(const std::string& path, const std::string& text, const Co
 
 // ---- one file ------------------------------------------------------------------------------
 
-FileResult check_text(const annotate::ParseResult& parsed, const Config& config) {
+// What every file of a run shares: the CuTe definitions of all its files (rule LP009), and the
+// files whose lines findings on generated statements may show (rules/Origins.h).
+struct RunContext {
+  CuteDefinitions cute;
+  std::set<std::string> shown;
+};
+
+FileResult check_text(const annotate::ParseResult& parsed, const Config& config, const CuteDefinitions* cute) {
   FileResult r;
   BufferGraph graph(parsed);
   AlgebraSteps algebra(parsed, graph);
-  FileContext ctx{parsed, graph, algebra, config};
+  FileContext ctx{parsed, graph, algebra, config, cute};
   for (const Rule* rule : all_rules()) {
     FindingSink sink(rule->info(), config, r.findings, r.obligations);
     rule->check(ctx, sink);
@@ -146,33 +155,60 @@ report::Finding unreadable(const std::string& path, const std::string& why) {
   return f;
 }
 
-FileResult check_file(const std::string& path, const CheckOptions& opt) {
+// A file's bytes, at most one past the size limit: a file that grew since it was listed is
+// refused by the scanner as too large, never read whole into memory. nullopt: unreadable (`why`).
+std::optional<std::string> read_bounded(const std::string& path, std::string& why) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return FileResult{{unreadable(path, std::strerror(errno))}, {}};
-  // At most one byte past the size limit: a file that grew since it was listed is refused by the
-  // scanner as too large, never read whole into memory.
+  if (!in) {
+    why = std::strerror(errno);
+    return std::nullopt;
+  }
   std::string text;
   char chunk[1 << 16];
   while (text.size() <= kMaxFileBytes && in.read(chunk, sizeof chunk).gcount() > 0)
     text.append(chunk, static_cast<size_t>(in.gcount()));
-  if (in.bad()) return FileResult{{unreadable(path, "read error")}, {}};
+  if (in.bad()) {
+    why = "read error";
+    return std::nullopt;
+  }
   if (text.size() > kMaxFileBytes + 1) text.resize(kMaxFileBytes + 1);
+  return text;
+}
+
+// Findings on generated statements move to the generating call site; its line is shown when the
+// file is one the run reads anyway.
+void move_findings(const annotate::ParseResult& parsed, FileResult& r, const RunContext& run) {
+  move_to_origins(parsed, r.findings, r.obligations, [&](const std::string& file) -> std::optional<std::string> {
+    if (!run.shown.count(file)) return std::nullopt;
+    std::string why;
+    return read_bounded(file, why);
+  });
+}
+
+FileResult check_file(const std::string& path, const CheckOptions& opt, const RunContext& run) {
+  std::string why;
+  std::optional<std::string> read = read_bounded(path, why);
+  if (!read) return FileResult{{unreadable(path, why)}, {}};
+  std::string text = std::move(*read);
   std::optional<fs::path> cached;
-  if (opt.cache_dir) {
+  // A file that names CuTe definitions depends on other files of the run: never cached.
+  if (opt.cache_dir && !mentions_cute(text)) {
     cached = fs::path(*opt.cache_dir) / (cache_key(path, text, opt.config) + ".json");
     std::ifstream c(*cached);
     if (c) {
       try {
         json j = json::parse(c);
         annotate::ParseResult parsed = annotate::parse_annotations(path, text);
-        return from_json(j, parsed.source);
+        FileResult r = from_json(j, parsed.source);
+        move_findings(parsed, r, run);
+        return r;
       } catch (const std::exception&) {
         // A damaged cache entry is recomputed and overwritten.
       }
     }
   }
   annotate::ParseResult parsed = annotate::parse_annotations(path, std::move(text));
-  FileResult r = check_text(parsed, opt.config);
+  FileResult r = check_text(parsed, opt.config, &run.cute);
   // Results cut short by the run's time budget are not the file's results: never cached.
   if (cached && !opt.config.limits.out_of_time()) {
     std::error_code ec;
@@ -184,6 +220,7 @@ FileResult check_file(const std::string& path, const CheckOptions& opt) {
     out.close();
     if (out) fs::rename(tmp, *cached, ec);  // atomic: concurrent runs never read half a file
   }
+  move_findings(parsed, r, run);
   return r;
 }
 
@@ -279,6 +316,15 @@ report::CheckRun check_paths(const std::vector<std::string>& paths, const CheckO
     f.fingerprint = "LP000:" + e;
     run.findings.push_back(std::move(f));
   }
+  // The CuTe definitions of every file (only files that mention one are parsed for them).
+  RunContext shared;
+  for (const std::string& f : run.files) {
+    shared.shown.insert(f);
+    std::string why;
+    if (std::optional<std::string> text = read_bounded(f, why); text && mentions_cute(*text))
+      collect_cute_definitions(annotate::parse_annotations(f, std::move(*text)), shared.cute);
+  }
+  for (const std::string& f : opt.shown_files) shared.shown.insert(f);
   std::vector<FileResult> results(run.files.size());
   std::atomic<size_t> next{0}, done{0};
   std::mutex progress_mutex;
@@ -286,7 +332,7 @@ report::CheckRun check_paths(const std::vector<std::string>& paths, const CheckO
   jobs = static_cast<unsigned>(std::min<size_t>(jobs, std::max<size_t>(1, run.files.size())));
   auto worker = [&] {
     for (size_t i; (i = next++) < run.files.size();) {
-      results[i] = check_file(run.files[i], opt);
+      results[i] = check_file(run.files[i], opt, shared);
       size_t d = ++done;
       if (opt.progress) {
         std::lock_guard<std::mutex> lock(progress_mutex);
