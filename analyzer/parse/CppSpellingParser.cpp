@@ -353,6 +353,7 @@ Layout mma_atom(Cursor& c) {
     c.expect("::", "after 'SM90'");
     ns = word(c);
     if (ns != "GMMA") c.fail_expected("'GMMA' after 'SM90::'");
+    c.expect("::", "after 'GMMA'");
   } else {
     c.expect("::", fmt::format("after '{}'", ns));
   }

@@ -9,12 +9,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <sstream>
 
 #include "analyzer/annotate/AnnotationParser.h"
+#include "analyzer/parse/Parsers.h"
 #include "support/Files.h"
 #include "support/Process.h"
 #include "solver/SmemAccess.h"
@@ -193,4 +195,39 @@ TEST_CASE("the emitted files check: every access proven but the per-element Defa
     CHECK(f["file"] == "tests/cute/oracle_copies.cpp");
     CHECK(f["notes"][0]["message"] == "in the statement generated there");
   }
+}
+
+TEST_CASE("the C++ spelling tile_to_shape(GMMA::Layout_*_Atom<T>{}, Shape<...>{}) reads as CuTe evaluates it",
+          "[cute]") {
+  const Emitted& e = run_probe("oracle_layouts");
+  const std::map<std::string, std::pair<std::string, int>> types = {
+      {"u8", {"uint8_t", 8}},   {"e4m3", {"float_e4m3_t", 8}}, {"f16", {"half_t", 16}},
+      {"bf16", {"bfloat16_t", 16}}, {"tf32", {"tfloat32_t", 32}}, {"f32", {"float", 32}}};
+  const std::map<std::string, int> widths = {{"inter", 2}, {"sw32", 4}, {"sw64", 8}, {"sw128", 16}};
+  size_t compared = 0;
+  for (const auto& [name, offsets] : e.layouts) {
+    // The probe's names: k_SW_T, mn_SW_T (tiled to (64, w*e) and (w*e, 16), e = 128/bits), umma_mn_sw128_32b_T.
+    const std::string type = name.substr(name.rfind('_') + 1);
+    const auto [cpp_type, bits] = types.at(type);
+    const int elems = 128 / bits;
+    std::string text;
+    if (name.rfind("umma_", 0) == 0) {
+      text = fmt::format("tile_to_shape(UMMA::Layout_MN_SW128_32B_Atom<{}>{{}}, Shape<Int<{}>, _8>{{}})", cpp_type, 16 * elems);
+    } else {
+      const bool k = name.rfind("k_", 0) == 0;
+      const std::string sw = name.substr(k ? 2 : 3, name.rfind('_') - (k ? 2 : 3));
+      std::string upper = sw;
+      for (char& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+      const int w = widths.at(sw) * elems;
+      text = k ? fmt::format("tile_to_shape(GMMA::Layout_K_{}_Atom<{}>{{}}, Shape<_64, Int<{}>>{{}})", upper, cpp_type, w)
+               : fmt::format("tile_to_shape(cute::GMMA::Layout_MN_{}_Atom<{}>{{}}, make_shape(Int<{}>{{}}, _16{{}}))",
+                             upper, cpp_type, w);
+    }
+    INFO(name << ": " << text);
+    const Layout l = parse_layout_text(text).layout;
+    REQUIRE(l.size() == static_cast<int64_t>(offsets.size()));
+    for (int64_t i = 0; i < l.size(); ++i) REQUIRE(l.offset_at(i) == offsets[static_cast<size_t>(i)]);
+    ++compared;
+  }
+  CHECK(compared == 54);
 }
