@@ -764,7 +764,7 @@ class StatementReader {
       origin = std::move(o);
       return;
     }
-    if (!c().consume("allow")) c().fail_expected("'allow RULE-ID \"reason\"' or 'at \"FILE\":LINE' after ';'");
+    if (!c().consume("allow")) c().fail_expected("'allow RULE-ID \"reason\"' after ';'");
     Suppression s = suppression(at);
     end_of_statement();
     allows.push_back(std::move(s));
