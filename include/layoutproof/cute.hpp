@@ -36,6 +36,8 @@
 #include <cute/atom/copy_traits_sm90.hpp>
 #include <cute/atom/mma_atom.hpp>
 #include <cute/atom/mma_traits_sm90_gmma.hpp>
+#include <cute/atom/mma_traits_sm100.hpp>
+#include <cute/atom/copy_traits_sm90_tma.hpp>
 #if __has_include(<cutlass/version.h>)
 #include <cutlass/version.h>
 #endif
@@ -662,15 +664,43 @@ struct gmma_major {
 };
 template <cute::SM90::GMMA::Major M>
 struct gmma_major<cute::SM90::GMMA::smem_desc<M>> {
-  static constexpr bool is_desc = true;
-  static constexpr cute::SM90::GMMA::Major major = M;
+  static constexpr bool is_desc = true, umma = false;
+  static constexpr bool k_major = M == cute::SM90::GMMA::Major::K;
 };
+template <cute::UMMA::Major M>
+struct gmma_major<cute::UMMA::smem_desc<M>> {
+  static constexpr bool is_desc = true, umma = true;
+  static constexpr bool k_major = M == cute::UMMA::Major::K;
+};
+
+// The swizzle of a descriptor CuTe built, in the annotation's words
+// (cute/arch/mma_sm90_desc.hpp LayoutType, cute/arch/mma_sm100_desc.hpp LayoutType).
+inline const char* desc_swizzle(const cute::GmmaDescriptor& d) {
+  switch (cute::SM90::GMMA::LayoutType(d.bitfield.layout_type_)) {
+    case cute::SM90::GMMA::LayoutType::INTERLEAVE: return "none";
+    case cute::SM90::GMMA::LayoutType::B32: return "32B";
+    case cute::SM90::GMMA::LayoutType::B64: return "64B";
+    case cute::SM90::GMMA::LayoutType::B128: return "128B";
+  }
+  return nullptr;
+}
+inline const char* desc_swizzle(const cute::UMMA::SmemDescriptor& d) {
+  switch (cute::UMMA::LayoutType(d.layout_type_)) {
+    case cute::UMMA::LayoutType::SWIZZLE_NONE: return "none";
+    case cute::UMMA::LayoutType::SWIZZLE_32B: return "32B";
+    case cute::UMMA::LayoutType::SWIZZLE_64B: return "64B";
+    case cute::UMMA::LayoutType::SWIZZLE_128B: return "128B";
+    case cute::UMMA::LayoutType::SWIZZLE_128B_BASE32B: return "128B_base32B";
+  }
+  return nullptr;
+}
 
 }  // namespace detail
 
-/// `wgmma desc BUFFER swizzle MODE major K|MN`: the descriptor CuTe builds for a wgmma operand
-/// read from shared memory (make_gmma_desc, cute/atom/mma_traits_sm90_gmma.hpp), which also
-/// static_asserts that the buffer is a canonical GMMA layout. `buf`'s layout is one stage:
+/// `wgmma|tcgen05 desc BUFFER swizzle MODE major K|MN`: the descriptor CuTe builds for a wgmma or
+/// tcgen05.mma operand read from shared memory (make_gmma_desc, cute/atom/mma_traits_sm90_gmma.hpp;
+/// make_umma_desc, cute/atom/mma_traits_sm100.hpp), which also static_asserts that the buffer is a
+/// canonical GMMA/UMMA layout. `buf`'s layout is one stage:
 ///   layoutproof::emit_mma_operand<layoutproof::Operand::A>(out, sA, tiled_mma);
 template <Operand operand, class T, class L, class TiledMMA>
 void emit_mma_operand(Emitter& out, const Smem<T, L>& buf, const TiledMMA& tiled_mma, Origin at = Origin::current()) {
@@ -681,26 +711,66 @@ void emit_mma_operand(Emitter& out, const Smem<T, L>& buf, const TiledMMA& tiled
   auto thr = tiled_mma.get_slice(0);
   auto emit = [&](auto major_tag, const auto& frag) {
     using M = decltype(major_tag);
-    const auto desc = *frag.data();
-    std::string swizzle;
-    switch (cute::SM90::GMMA::LayoutType(desc.bitfield.layout_type_)) {
-      case cute::SM90::GMMA::LayoutType::INTERLEAVE: swizzle = "none"; break;
-      case cute::SM90::GMMA::LayoutType::B32: swizzle = "32B"; break;
-      case cute::SM90::GMMA::LayoutType::B64: swizzle = "64B"; break;
-      case cute::SM90::GMMA::LayoutType::B128: swizzle = "128B"; break;
-    }
-    const char* major = M::major == cute::SM90::GMMA::Major::K ? "K" : "MN";
-    out.statement("wgmma desc " + buf.name + " swizzle " + swizzle + " major " + major, at);
+    const char* swizzle = detail::desc_swizzle(*frag.data());
+    if (!swizzle) out.fail(at, "the descriptor CuTe built for '" + buf.name + "' has an unknown layout type");
+    out.statement(std::string(M::umma ? "tcgen05" : "wgmma") + " desc " + buf.name + " swizzle " + swizzle + " major " +
+                      (M::k_major ? "K" : "MN"),
+                  at);
   };
+  // A wgmma operand is an (M,K) tile CuTe partitions; a tcgen05 operand is already MMA-shaped
+  // ((MmaA, NumMma_M, NumMma_K), UMMA::tile_to_mma_shape) and only gets its descriptors.
   if constexpr (operand == Operand::A) {
-    if constexpr (detail::gmma_major<FrgA>::is_desc) emit(detail::gmma_major<FrgA>{}, thr.partition_fragment_A(smem));
+    if constexpr (detail::gmma_major<FrgA>::is_desc && detail::gmma_major<FrgA>::umma)
+      emit(detail::gmma_major<FrgA>{}, thr.make_fragment_A(smem));
+    else if constexpr (detail::gmma_major<FrgA>::is_desc) emit(detail::gmma_major<FrgA>{}, thr.partition_fragment_A(smem));
     else out.fail(at, "operand A of this MMA is read from registers, not through a shared-memory descriptor; emit the copy "
                       "that fills its registers (emit_access with make_tiled_copy_A)");
   } else {
-    if constexpr (detail::gmma_major<FrgB>::is_desc) emit(detail::gmma_major<FrgB>{}, thr.partition_fragment_B(smem));
+    if constexpr (detail::gmma_major<FrgB>::is_desc && detail::gmma_major<FrgB>::umma)
+      emit(detail::gmma_major<FrgB>{}, thr.make_fragment_B(smem));
+    else if constexpr (detail::gmma_major<FrgB>::is_desc) emit(detail::gmma_major<FrgB>{}, thr.partition_fragment_B(smem));
     else out.fail(at, "operand B of this MMA is read from registers, not through a shared-memory descriptor; emit the copy "
                       "that fills its registers (emit_access with make_tiled_copy_B)");
   }
+}
+
+/// Which way a TMA copy moves data.
+enum class TmaDirection { Load, Store };
+
+/// `tma load|store NAME: BUFFER box (D0, ...) swizzle MODE`: the box and swizzle CuTe's
+/// make_tma_copy(op, gmem_tensor, smem_layout) computes for `buf` and a global tensor of
+/// `gmem_layout` (cute/atom/copy_traits_sm90_tma.hpp: construct_tma_gbasis gives boxDim[i] =
+/// size<i>(tma_gbasis), innermost first; get_tma_swizzle_bits the swizzle), with the CTA tile
+/// make_tma_copy's default, product_each(shape(smem_layout)), and no multicast. The tensor map
+/// itself is encoded only on a device build; nothing here needs a GPU.
+template <class T, class L, class GLayout>
+void emit_tma(Emitter& out, const std::string& name, const Smem<T, L>& buf, const GLayout& gmem_layout,
+              TmaDirection direction, Origin at = Origin::current()) {
+  auto gtensor = cute::make_tensor(cute::make_gmem_ptr(reinterpret_cast<const T*>(detail::kFakeBase)), gmem_layout);
+  auto cta_tiler = cute::product_each(cute::shape(buf.layout));
+  auto cta_v_map = cute::make_identity_layout(cute::shape(gtensor)).compose(cta_tiler);
+  auto gbasis = cute::detail::construct_tma_gbasis<T>(gtensor, cute::get_nonswizzle_portion(buf.layout), cta_v_map);
+  std::string box;
+  cute::for_each(cute::make_seq<decltype(cute::rank(gbasis))::value>{}, [&](auto i) {
+    box += (i > 0 ? ", " : "") + std::to_string(int64_t(cute::size<i>(gbasis)));
+  });
+  using Sw = decltype(cute::get_swizzle_portion(buf.layout));
+  std::string swizzle;
+  if constexpr (Sw::num_base == 4) {
+    switch (cute::detail::get_tma_swizzle_bits(Sw{})) {
+      case cute::TMA::SmemSwizzleBits::DISABLE: swizzle = "none"; break;
+      case cute::TMA::SmemSwizzleBits::B32: swizzle = "32B"; break;
+      case cute::TMA::SmemSwizzleBits::B64: swizzle = "64B"; break;
+      case cute::TMA::SmemSwizzleBits::B128: swizzle = "128B"; break;
+    }
+  } else {
+    out.fail(at, "TMA copy '" + name + "': the buffer's swizzle Swizzle<" + std::to_string(Sw::num_bits) + "," +
+                     std::to_string(Sw::num_base) + "," + std::to_string(Sw::num_shft) +
+                     "> is a 128-byte swizzle with 32-byte atoms, which `tma` annotations do not express");
+  }
+  out.statement(std::string("tma ") + (direction == TmaDirection::Load ? "load " : "store ") + name + ": " + buf.name +
+                    " box (" + box + ") swizzle " + swizzle,
+                at);
 }
 
 }  // namespace layoutproof

@@ -159,15 +159,34 @@ TEST_CASE("every emitted GMMA/UMMA layout is CuTe's, point by point, with its by
   CHECK(layouts == 54);
 }
 
-TEST_CASE("the wgmma descriptors are the ones CuTe's make_gmma_desc builds", "[cute]") {
+TEST_CASE("the wgmma descriptors and TMA boxes are the ones CuTe's make_gmma_desc and make_tma_copy build", "[cute]") {
   const Emitted& e = run_probe("oracle_layouts");
-  std::map<std::string, std::pair<hw::SmemSwizzle, annotate::Major>> descs;
+  std::map<std::string, std::string> descs;
   for (const annotate::Statement& s : e.parsed.statements)
-    if (auto* d = std::get_if<annotate::DescDecl>(&s.body)) descs[d->buffer.text] = {d->swizzle.mode, d->major->major};
-  // Layout_K_SW128_Atom -> LayoutType::B128, Layout_MN_SW64_Atom -> B64 (mma_traits_sm90_gmma.hpp:131-152).
-  CHECK(descs == std::map<std::string, std::pair<hw::SmemSwizzle, annotate::Major>>{
-                     {"desc_a", {hw::SmemSwizzle::B128, annotate::Major::K}},
-                     {"desc_b", {hw::SmemSwizzle::B64, annotate::Major::MN}}});
+    if (auto* d = std::get_if<annotate::DescDecl>(&s.body))
+      descs[d->buffer.text] = fmt::format("{} {}{} {}", d->kind == annotate::DescKind::Wgmma ? "wgmma" : "tcgen05",
+                                          hw::swizzle_name(d->swizzle.mode), d->swizzle.atom_32b ? "_base32B" : "",
+                                          d->major->major == annotate::Major::K ? "K" : "MN");
+  // LayoutType of Layout_K_SW128 is B128, of Layout_MN_SW64 B64 (mma_traits_sm90_gmma.hpp:131-152);
+  // UMMA's Layout_K_SW128 is SWIZZLE_128B and Layout_MN_SW128_32B SWIZZLE_128B_BASE32B
+  // (mma_traits_sm100.hpp, cute/arch/mma_sm100_desc.hpp).
+  CHECK(descs == std::map<std::string, std::string>{{"desc_a", "wgmma 128B K"},
+                                                    {"desc_b", "wgmma 64B MN"},
+                                                    {"umma_a", "tcgen05 128B K"},
+                                                    {"umma_b", "tcgen05 128B_base32B MN"}});
+  // make_tma_copy's boxes (construct_tma_gbasis): A is K-major, 64 halves (one 128-byte swizzle
+  // row) by 64 rows in one box. B is N-major with 32-half (64-byte) swizzle rows: the smem vector
+  // is 32 N-contiguous halves, then the 8 K rows of the atom; the next 32 N sit 256 elements
+  // further, which no box dimension can reach, so CuTe issues (32, 8) boxes.
+  std::map<std::string, std::pair<std::vector<int64_t>, hw::SmemSwizzle>> tmas;
+  for (const annotate::Statement& s : e.parsed.statements)
+    if (auto* t = std::get_if<annotate::TmaDecl>(&s.body)) {
+      std::vector<int64_t> box;
+      for (const auto& n : t->box) box.push_back(n.value);
+      tmas[t->name->text] = {box, t->swizzle.mode};
+    }
+  CHECK(tmas == std::map<std::string, std::pair<std::vector<int64_t>, hw::SmemSwizzle>>{
+                    {"a_load", {{64, 64}, hw::SmemSwizzle::B128}}, {"b_load", {{32, 8}, hw::SmemSwizzle::B64}}});
 }
 
 TEST_CASE("the emitted files check: every access proven but the per-element DefaultCopy reads", "[cute]") {
@@ -180,6 +199,8 @@ TEST_CASE("the emitted files check: every access proven but the per-element Defa
     fs::remove(path);
     INFO(r.out << r.err);
     if (probe == "oracle_layouts") {
+      // Injective (LP001), the descriptors' and TMA's swizzles the layouts' (LP005), aligned
+      // (LP007), every TMA box element on an element of the layout (LP008, the measured H100 model).
       CHECK(r.exit_code == 0);
       continue;
     }
