@@ -178,7 +178,7 @@ std::optional<std::string> read_bounded(const std::string& path, std::string& wh
 // Findings on generated statements move to the generating call site; its line is shown when the
 // file is one the run reads anyway.
 void move_findings(const annotate::ParseResult& parsed, FileResult& r, const RunContext& run) {
-  move_to_origins(parsed, r.findings, r.obligations, [&](const std::string& file) -> std::optional<std::string> {
+  move_to_origins(parsed, r.findings, [&](const std::string& file) -> std::optional<std::string> {
     if (!run.shown.count(file)) return std::nullopt;
     std::string why;
     return read_bounded(file, why);

@@ -20,8 +20,7 @@ size_t line_offset(const std::string& text, int64_t line) {
 
 }  // namespace
 
-void move_to_origins(const annotate::ParseResult& file, std::vector<report::Finding>& findings,
-                     std::vector<report::Obligation>& obligations, const OriginText& text_of) {
+void move_to_origins(const annotate::ParseResult& file, std::vector<report::Finding>& findings, const OriginText& text_of) {
   std::vector<const annotate::Origin*> origins;
   for (const annotate::Statement& s : file.statements)
     if (s.origin) origins.push_back(&*s.origin);
@@ -59,8 +58,6 @@ void move_to_origins(const annotate::ParseResult& file, std::vector<report::Find
       f.notes.insert(f.notes.begin(), Note{f.loc, "in the statement generated there"});
       f.loc = origin_loc(*o);
     }
-  for (report::Obligation& ob : obligations)
-    if (const annotate::Origin* o = origin_of(ob.loc)) ob.loc = origin_loc(*o);
 }
 
 }  // namespace lp::rules

@@ -14,9 +14,8 @@ namespace lp::rules {
 /// The text of a generating file, when the run may show it (nullopt: only its name and line).
 using OriginText = std::function<std::optional<std::string>(const std::string& file)>;
 
-/// Moves every finding and obligation located in a statement of `file` that has an `at` clause
-/// to that clause's FILE:LINE.
-void move_to_origins(const annotate::ParseResult& file, std::vector<report::Finding>& findings,
-                     std::vector<report::Obligation>& obligations, const OriginText& text_of);
+/// Moves every finding located in a statement of `file` that has an `at` clause to that clause's
+/// FILE:LINE. Obligations stay where they were decided: the generated statement itself.
+void move_to_origins(const annotate::ParseResult& file, std::vector<report::Finding>& findings, const OriginText& text_of);
 
 }  // namespace lp::rules

@@ -398,16 +398,18 @@ class Emitter {
       }
       out_ = file_.get();
     }
-    header();
   }
-  explicit Emitter(std::ostream& out) : out_(&out) { header(); }
+  explicit Emitter(std::ostream& out) : out_(&out) {}
 
-  /// Writes one statement with its call site.
+  /// Writes one statement with its call site; the first is preceded by a comment naming the
+  /// CUTLASS version the probe was compiled against.
   void statement(const std::string& text, Origin at) {
+    if (!started_) header();
     *out_ << text << " ; at " << detail::quoted(at.file) << ':' << at.line << '\n';
     out_->flush();
   }
-  /// Writes a comment line (`# ...`), which `check` ignores.
+  /// Writes a comment line (`# ...`), which `check` ignores. Comments before the first statement
+  /// come first in the file (a corpus entry's header, docs/corpus.md).
   void comment(const std::string& text) { *out_ << "# " << text << '\n'; }
 
   /// Reports a problem at the probe's call site and ends the probe: nothing is to be proven from
@@ -420,6 +422,7 @@ class Emitter {
 
  private:
   void header() {
+    started_ = true;
     *out_ << "# LayoutProof annotations written by layoutproof/cute.hpp from CUTLASS " << cutlass_version()
           << " (docs/cute.md)\n";
   }
@@ -433,6 +436,7 @@ class Emitter {
 
   std::unique_ptr<std::ofstream> file_;
   std::ostream* out_ = &std::cout;
+  bool started_ = false;
 };
 
 /// A shared-memory buffer the probe declared: its annotation name, element type and CuTe layout.

@@ -252,3 +252,18 @@ TEST_CASE("the C++ spelling tile_to_shape(GMMA::Layout_*_Atom<T>{}, Shape<...>{}
   }
   CHECK(compared == 54);
 }
+
+TEST_CASE("the corpus's probe outputs are what their probes write today", "[cute][corpus]") {
+  // scripts/update-corpus-probes.sh rewrites them; the probes were built from the repository root,
+  // so their `at` clauses name corpus/probes/NAME.cpp as the committed files do.
+  for (const std::string name : {"cutlass", "flash_attention"}) {
+    INFO("corpus/probes/" << name << ".lp is stale: run scripts/update-corpus-probes.sh");
+    const std::string path = (fs::temp_directory_path() / fmt::format("lp_corpus_{}_{}.lp", name, ::getpid())).string();
+    ::setenv("LAYOUTPROOF_EMIT", path.c_str(), 1);
+    REQUIRE(test::run_process(std::string(LP_CUTE_PROBE_DIR) + "/corpus_" + name, {}).exit_code == 0);
+    ::unsetenv("LAYOUTPROOF_EMIT");
+    const std::string written = test::read_file(path);
+    fs::remove(path);
+    CHECK(written == test::read_file(std::string(LP_SOURCE_DIR) + "/corpus/probes/" + name + ".lp"));
+  }
+}
