@@ -267,3 +267,22 @@ TEST_CASE("the corpus's probe outputs are what their probes write today", "[cute
     CHECK(written == test::read_file(std::string(LP_SOURCE_DIR) + "/corpus/probes/" + name + ".lp"));
   }
 }
+
+TEST_CASE("docs/cute.md's worked example: the unswizzled Q tile's ldmatrix reads, reported at the probe's line", "[cute]") {
+  const std::string path = (fs::temp_directory_path() / fmt::format("lp_docs_fa2_{}.lp", ::getpid())).string();
+  ::setenv("LAYOUTPROOF_EMIT", path.c_str(), 1);
+  REQUIRE(test::run_process(std::string(LP_CUTE_PROBE_DIR) + "/docs_fa2_probe", {}).exit_code == 0);
+  ::unsetenv("LAYOUTPROOF_EMIT");
+  test::ProcessResult r = test::run_layoutproof({"check", path, "--no-cache", "--format", "json"});
+  fs::remove(path);
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  const nlohmann::json report = nlohmann::json::parse(r.out);
+  REQUIRE(report["findings"].size() == 1);
+  const nlohmann::json& f = report["findings"][0];
+  // Without the swizzle, the 8 rows of each ldmatrix phase lie 128 bytes apart: 8 distinct words
+  // in bank 0, in each of the 4 phases.
+  CHECK(f["message"] == "ldmatrix.x4 on 'sQ' has bank conflicts: 32 wavefronts where 4 are ideal");
+  CHECK(f["file"] == "docs/examples/fa2_probe.cpp");
+  CHECK(f["line"] == 21);
+}
