@@ -100,6 +100,9 @@ class ExtractCommand : public Command {
   int run() override {
     std::error_code ec;
     if (!fs::is_regular_file(probe_, ec)) throw InputError(fmt::format("{}: no such probe file", probe_));
+    // `check` reads the annotations of a file by its extension: the probe writes a standalone file.
+    if (!emit_.empty() && fs::path(emit_).extension() != ".lp")
+      throw InputError(fmt::format("--emit {}: the annotations a probe writes are a standalone file; name it *.lp", emit_));
     rules::CheckOptions opt;
     try {
       if (!config_path_.empty()) opt.config = rules::load_config(config_path_);

@@ -16,6 +16,7 @@
 // The annotation language reads CuTe's C++ spelling too; LP009 proves what it reads here is what
 // this probe computes for Flash_fwd_kernel_traits (corpus/probes/flash_attention.lp):
 // layoutproof: smem spelled_q : f16 = tile_to_shape(composition(Swizzle<3, 3, 3>{}, Layout<Shape<_8, Int<64>>, Stride<Int<64>, _1>>{}), Shape<Int<128>, Int<128>>{}) align 128 cute "Flash_fwd_kernel_traits<128, 128, 64, 4>::SmemLayoutQ"
+// layoutproof: smem spelled_kv : f16 = tile_to_shape(composition(Swizzle<3, 3, 3>{}, Layout<Shape<_8, Int<64>>, Stride<Int<64>, _1>>{}), Shape<Int<64>, Int<128>>{}) align 128 cute "Flash_fwd_kernel_traits<128, 128, 64, 4>::SmemLayoutKV"
 
 using namespace cute;
 namespace lp = layoutproof;

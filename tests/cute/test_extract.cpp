@@ -61,6 +61,13 @@ TEST_CASE("extract: without CuTe's include path the message names -I", "[extract
   CHECK(has(r.err, "error: CuTe's headers were not found: give their directory with -I"));
 }
 
+TEST_CASE("extract: --emit names an .lp file, which check reads as annotations", "[extract]") {
+  Probe p("emit", "int main() {}\n");
+  auto r = run_layoutproof({"extract", p.path, "--emit", (p.dir / "out.cu").string()});
+  CHECK(r.exit_code == 2);
+  CHECK(has(r.err, "the annotations a probe writes are a standalone file; name it *.lp"));
+}
+
 TEST_CASE("extract: a compiler that cannot be started is named", "[extract]") {
   Probe p("nocxx", "int main() {}\n");
   auto r = run_layoutproof({"extract", p.path, "--cxx", "/nonexistent/c++"});
@@ -98,7 +105,7 @@ TEST_CASE("extract: a probe that fails or prints too much is a located error", "
   }
 }
 
-TEST_CASE("extract: a probe that writes garbage or nothing is a located error; nothing is checked", "[extract]") {
+TEST_CASE("extract: a probe that writes garbage or nothing is a located error, and nothing is checked", "[extract]") {
   {
     Probe p("garbage", writer("smem s : f16 = (_8,_8):(_8,_1)\nhello, world\n"));
     auto r = run_layoutproof({"extract", p.path});
