@@ -107,11 +107,13 @@ std::string build_stamp() {
   return ec ? std::string(kToolVersion) : fmt::format("{}:{}:{}:{}", kToolVersion, self.string(), size, time);
 }
 
-std::string cache_key(const std::string& path, const std::string& text, const Config& config) {
+// `inputs` is what else the file's results depend on: the run's CuTe definitions for a file that
+// names them (rule LP009).
+std::string cache_key(const std::string& path, const std::string& text, const Config& config, const std::string& inputs) {
   static const std::string stamp = build_stamp();
   XXH3_state_t* st = XXH3_createState();
   XXH3_128bits_reset(st);
-  for (const std::string* part : {&path, &text, &config.text, &stamp}) {
+  for (const std::string* part : {&path, &text, &config.text, &stamp, &inputs}) {
     uint64_t n = part->size();
     XXH3_128bits_update(st, &n, sizeof n);
     XXH3_128bits_update(st, part->data(), part->size());
@@ -129,6 +131,7 @@ std::string cache_key(const std::string& path, const std::string& text, const Co
 // files whose lines findings on generated statements may show (rules/Origins.h).
 struct RunContext {
   CuteDefinitions cute;
+  std::string cute_text;  ///< every definition, as written: part of the cache key of files that name one
   std::set<std::string> shown;
 };
 
@@ -191,9 +194,8 @@ FileResult check_file(const std::string& path, const CheckOptions& opt, const Ru
   if (!read) return FileResult{{unreadable(path, why)}, {}};
   std::string text = std::move(*read);
   std::optional<fs::path> cached;
-  // A file that names CuTe definitions depends on other files of the run: never cached.
-  if (opt.cache_dir && !mentions_cute(text)) {
-    cached = fs::path(*opt.cache_dir) / (cache_key(path, text, opt.config) + ".json");
+  if (opt.cache_dir) {
+    cached = fs::path(*opt.cache_dir) / (cache_key(path, text, opt.config, mentions_cute(text) ? run.cute_text : "") + ".json");
     std::ifstream c(*cached);
     if (c) {
       try {
@@ -324,6 +326,8 @@ report::CheckRun check_paths(const std::vector<std::string>& paths, const CheckO
     if (std::optional<std::string> text = read_bounded(f, why); text && mentions_cute(*text))
       collect_cute_definitions(annotate::parse_annotations(f, std::move(*text)), shared.cute);
   }
+  for (const auto& [name, defs] : shared.cute)
+    for (const CuteDefinition& d : defs) shared.cute_text += fmt::format("{}\n{}\n{}\n", name, d.text, report::file_of(d.loc));
   for (const std::string& f : opt.shown_files) shared.shown.insert(f);
   std::vector<FileResult> results(run.files.size());
   std::atomic<size_t> next{0}, done{0};

@@ -27,7 +27,7 @@ using CuteDefinitions = std::map<std::string, std::vector<CuteDefinition>>;
 void collect_cute_definitions(const annotate::ParseResult& file, CuteDefinitions& into);
 
 /// Whether a file's text may hold a definition or a reference (`cute "`): the files a run must
-/// parse for definitions, and whose results depend on other files (never cached).
+/// parse for definitions, and whose results depend on the run's definitions (part of their cache key).
 bool mentions_cute(const std::string& text);
 
 /// Where two layouts differ as functions of the logical coordinate, at a base aligned to every

@@ -21,6 +21,13 @@ int64_t period_bytes(const Stage& s) {
   return int64_t{1} << (64 - __builtin_clzll(static_cast<uint64_t>(mask)));
 }
 
+// A definition's place, said in words: the findings of a file are cached with locations in that
+// file only, and a definition may be in another file of the run.
+std::string where(const SourceLoc& loc) {
+  auto [line, col] = line_col_of(*loc.source, loc.offset);
+  return fmt::format("{}:{}:{}", loc.source->name, line, col);
+}
+
 class CuteDriftRule : public Rule {
  public:
   const report::RuleInfo& info() const override {
@@ -84,7 +91,7 @@ class CuteDriftRule : public Rule {
                                                                           b.name.text, expr, c.difference->what)
                                                             : fmt::format("'{}' is not the CuTe expression \"{}\": {}",
                                                                           b.name.text, expr, *base_problem));
-    add_note(f, fmt::format("CuTe's \"{}\" is {}", expr, def.text), def.loc);
+    add_note(f, fmt::format("CuTe's \"{}\" is {} ({})", expr, def.text, where(def.loc)));
     if (c.difference && c.difference->index)
       f.counterexample = {{"coordinate", c.difference->coord}, {"index", *c.difference->index},
                           {"annotation_offset", c.difference->ours}, {"cute_offset", c.difference->theirs},
@@ -92,7 +99,7 @@ class CuteDriftRule : public Rule {
     else
       f.counterexample = {{"cute_layout", def.text}, {"annotation_layout", b.layout->text}};
     f.trace = {{b.layout->loc, fmt::format("'{}' is annotated like this", b.name.text)},
-               {def.loc, fmt::format("the probe computed \"{}\" from the CuTe types", expr)}};
+               {{}, fmt::format("the probe computed \"{}\" from the CuTe types at {}", expr, where(def.loc))}};
     sink.report(s, std::move(f));
   }
 
@@ -122,7 +129,7 @@ class CuteDriftRule : public Rule {
     if (c.verdict != Verdict::Refuted) return;
     report::Finding f = finding(d.name.loc, fmt::format("two probes give the CuTe expression \"{}\" different layouts: {}",
                                                         d.name.text, c.difference->what));
-    add_note(f, fmt::format("the first definition is {}", first.text), first.loc);
+    add_note(f, fmt::format("the first definition is {} ({})", first.text, where(first.loc)));
     sink.report(s, std::move(f));
   }
 };
