@@ -10,7 +10,8 @@
 #include <array>
 #include <functional>
 
-#include "analyzer/algebra/Operations.h"
+#include "analyzer/algebra/Algorithms.h"
+#include "analyzer/algebra/CuteRejects.h"
 #include "analyzer/parse/AxisTable.h"
 #include "analyzer/parse/Parsers.h"
 #include "analyzer/parse/TreeBuilder.h"
@@ -442,15 +443,18 @@ Layout tile_to_shape_expr(Cursor& c, size_t start) {
   LayoutParts inner = block.parts();
   std::vector<Stage> stages = std::move(inner.stages);
   inner.stages.clear();
-  algebra::Outcome o;
+  // CuTe's own algorithm (the algebra's tile_to_shape, compared with CuTe by tests/algebra's
+  // differential suite); no exhaustive legality check here, so a layout text stays cheap to read
+  // whatever its size. A target the block does not divide is CuTe's static_assert.
+  algebra::CuteLayout tiled;
   try {
-    o = algebra::op_tile_to_shape(Layout::make(std::move(inner)), target);
+    tiled = algebra::tile_to_shape(algebra::from_ir(Layout::make(std::move(inner))), target);
+  } catch (const algebra::CuteRejects& e) {
+    c.fail_at(start, fmt::format("tile_to_shape does not give the target shape here: {}", e.what()));
   } catch (const std::exception& e) {
     c.fail_at(start, fmt::format("tile_to_shape: {}", e.what()));
   }
-  if (!o.layout || o.check.verdict != algebra::Verdict::Legal)
-    c.fail_at(start, fmt::format("tile_to_shape does not give the target shape here: {}", o.check.reason));
-  LayoutParts p = algebra::to_ir(*o.layout).parts();
+  LayoutParts p = algebra::to_ir(tiled).parts();
   p.stages = std::move(stages);
   try {
     return Layout::make(std::move(p));
