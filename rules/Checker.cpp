@@ -19,6 +19,8 @@
 #include "analyzer/support/Governor.h"
 #include "analyzer/support/Version.h"
 #include "rules/BufferGraph.h"
+#include "rules/CuteDefinitions.h"
+#include "rules/Origins.h"
 #include "rules/ResultCache.h"
 #include "rules/Rule.h"
 
@@ -50,11 +52,19 @@ report::Finding run_problem(SourceLoc loc, std::string message, report::FindingK
   return f;
 }
 
-FileResult check_text(const annotate::ParseResult& parsed, const Config& config) {
+// What every file of a run shares: the CuTe definitions of all its files (rule LP012), and the
+// files whose lines findings on generated statements may show (rules/Origins.h).
+struct RunContext {
+  CuteDefinitions cute;
+  std::string cute_text;  ///< every definition, as written: part of the cache key of files that name one
+  std::set<std::string> shown;
+};
+
+FileResult check_text(const annotate::ParseResult& parsed, const Config& config, const CuteDefinitions* cute) {
   FileResult r;
   BufferGraph graph(parsed);
   AlgebraSteps algebra(parsed, graph);
-  FileContext ctx{parsed, graph, algebra, config};
+  FileContext ctx{parsed, graph, algebra, config, cute};
   for (const Rule* rule : all_rules()) {
     FindingSink sink(rule->info(), config, r.findings, r.obligations);
     // A rule stopped by the run's budget leaves its remaining obligations undecided: one unknown
@@ -80,30 +90,62 @@ report::Finding unreadable(const std::string& path, const std::string& why) {
   return run_problem({}, fmt::format("{}: cannot be read: {}", path, why), report::FindingKind::Invalid);
 }
 
-FileResult check_file(const std::string& path, const CheckOptions& opt, const ResultCache* cache, bool& stored) {
+// A file's bytes, at most one past the size limit: a file that grew since it was listed is
+// refused by the scanner as too large, never read whole into memory. nullopt: unreadable (`why`).
+std::optional<std::string> read_bounded(const std::string& path, std::string& why) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return FileResult{{unreadable(path, std::strerror(errno))}, {}};
-  // At most one byte past the size limit: a file that grew since it was listed is refused by the
-  // scanner as too large, never read whole into memory.
+  if (!in) {
+    why = std::strerror(errno);
+    return std::nullopt;
+  }
   std::string text;
   char chunk[1 << 16];
   while (text.size() <= kMaxFileBytes && in.read(chunk, sizeof chunk).gcount() > 0)
     text.append(chunk, static_cast<size_t>(in.gcount()));
-  if (in.bad()) return FileResult{{unreadable(path, "read error")}, {}};
+  if (in.bad()) {
+    why = "read error";
+    return std::nullopt;
+  }
   if (text.size() > kMaxFileBytes + 1) text.resize(kMaxFileBytes + 1);
+  return text;
+}
+
+// Findings on generated statements move to the generating call site; its line is shown when the
+// file is one the run reads anyway.
+void move_findings(const annotate::ParseResult& parsed, FileResult& r, const RunContext& run) {
+  move_to_origins(parsed, r.findings, [&](const std::string& file) -> std::optional<std::string> {
+    if (!run.shown.count(file)) return std::nullopt;
+    std::string why;
+    return read_bounded(file, why);
+  });
+}
+
+FileResult check_file(const std::string& path, const CheckOptions& opt, const RunContext& run, const ResultCache* cache,
+                      bool& stored) {
+  std::string why;
+  std::optional<std::string> read = read_bounded(path, why);
+  if (!read) return FileResult{{unreadable(path, why)}, {}};
+  std::string text = std::move(*read);
   if (is_ptx_path(path)) {  // compiled kernels: the PTX front end (rules/PtxCheck.cpp), not cached
     FileResult r;
     check_ptx(path, std::move(text), opt.config, opt.ptx_sources, r.findings, r.obligations);
     return r;
   }
-  const std::string key = cache ? ResultCache::key(path, text, opt.config) : std::string();
+  const std::string key =
+      cache ? ResultCache::key(path, text, opt.config, mentions_cute(text) ? run.cute_text : "") : std::string();
   annotate::ParseResult parsed = annotate::parse_annotations(path, std::move(text));
+  FileResult r;
   // A file without statements costs nothing an entry would save (ResultCache.h).
-  if (!cache || parsed.statements.empty()) return check_text(parsed, opt.config);
-  if (auto hit = cache->lookup(key, parsed.source)) return std::move(*hit);
-  Stopwatch clock;
-  FileResult r = check_text(parsed, opt.config);
-  stored |= cache->store(key, r, clock.elapsed_ms());
+  if (!cache || parsed.statements.empty()) {
+    r = check_text(parsed, opt.config, &run.cute);
+  } else if (auto hit = cache->lookup(key, parsed.source)) {
+    r = std::move(*hit);
+  } else {
+    Stopwatch clock;
+    r = check_text(parsed, opt.config, &run.cute);
+    stored |= cache->store(key, r, clock.elapsed_ms());
+  }
+  move_findings(parsed, r, run);
   return r;
 }
 
@@ -234,6 +276,17 @@ report::CheckRun check_paths(const std::vector<std::string>& paths, const CheckO
   std::vector<std::string> errors;
   run.files = collect_files(paths, errors);
   for (const std::string& e : errors) run.findings.push_back(run_problem({}, e, report::FindingKind::Invalid));
+  // The CuTe definitions of every file (only files that mention one are parsed for them).
+  RunContext shared;
+  for (const std::string& f : run.files) {
+    shared.shown.insert(f);
+    std::string why;
+    if (std::optional<std::string> text = read_bounded(f, why); text && mentions_cute(*text))
+      collect_cute_definitions(annotate::parse_annotations(f, std::move(*text)), shared.cute);
+  }
+  for (const auto& [name, defs] : shared.cute)
+    for (const CuteDefinition& d : defs) shared.cute_text += fmt::format("{}\n{}\n{}\n", name, d.text, report::file_of(d.loc));
+  for (const std::string& f : opt.shown_files) shared.shown.insert(f);
   std::optional<ResultCache> cache;
   if (opt.cache_dir)
     cache.emplace(CacheOptions{*opt.cache_dir, opt.cache_min_check_ms, uint64_t{opt.config.cache_max_mb} << 20});
@@ -250,7 +303,7 @@ report::CheckRun check_paths(const std::vector<std::string>& paths, const CheckO
       // it; it never ends the run or leaves the file silently unchecked.
       try {
         bool wrote = false;
-        results[i] = check_file(run.files[i], opt, cache ? &*cache : nullptr, wrote);
+        results[i] = check_file(run.files[i], opt, shared, cache ? &*cache : nullptr, wrote);
         if (wrote) stored = true;
       } catch (const BudgetExhausted& e) {
         results[i] = FileResult{{run_problem({}, fmt::format("{} was not checked: {}", run.files[i], e.what()),

@@ -21,6 +21,9 @@ struct CheckOptions {
   /// Called after each file (done, total, path), from the checking threads one at a time.
   std::function<void(size_t, size_t, const std::string&)> progress;
   PtxSourcePolicy ptx_sources;  ///< source files PTX findings may quote besides the tree's
+  /// Files, besides those checked, whose lines a finding on a generated statement may show (the
+  /// probe of `layoutproof extract`); see rules/Origins.h.
+  std::vector<std::string> shown_files;
 };
 
 /// Problems with the paths themselves (missing, unreadable, a symlink loop): reported as

@@ -88,11 +88,11 @@ std::string build_stamp() {
   return ec ? std::string(kToolVersion) : fmt::format("{}:{}:{}:{}", kToolVersion, self.string(), size, time);
 }
 
-std::string cache_key_of(const std::string& path, const std::string& text, const Config& config) {
+std::string cache_key_of(const std::string& path, const std::string& text, const Config& config, const std::string& inputs) {
   static const std::string stamp = build_stamp();
   XXH3_state_t* st = XXH3_createState();
   XXH3_128bits_reset(st);
-  for (const std::string* part : {&path, &text, &config.text, &stamp}) {
+  for (const std::string* part : {&path, &text, &config.text, &stamp, &inputs}) {
     uint64_t n = part->size();
     XXH3_128bits_update(st, &n, sizeof n);
     XXH3_128bits_update(st, part->data(), part->size());
@@ -109,8 +109,9 @@ fs::path entry_path(const CacheOptions& o, const std::string& key) { return fs::
 
 }  // namespace
 
-std::string ResultCache::key(const std::string& path, const std::string& text, const Config& config) {
-  return cache_key_of(path, text, config);
+std::string ResultCache::key(const std::string& path, const std::string& text, const Config& config,
+                             const std::string& inputs) {
+  return cache_key_of(path, text, config, inputs);
 }
 
 std::optional<FileResult> ResultCache::lookup(const std::string& key, const std::shared_ptr<const SourceText>& source) const {

@@ -40,8 +40,9 @@ class ResultCache {
  public:
   explicit ResultCache(CacheOptions options) : options_(std::move(options)) {}
 
-  /// The key of `text` read from `path`, checked under `config`.
-  static std::string key(const std::string& path, const std::string& text, const Config& config);
+  /// The key of `text` read from `path`, checked under `config`; `inputs` is what else its results
+  /// depend on (the run's CuTe definitions, for a file that names one: rule LP012).
+  static std::string key(const std::string& path, const std::string& text, const Config& config, const std::string& inputs);
   /// The stored result of `key`, its locations in `source`; nullopt when absent or damaged.
   std::optional<FileResult> lookup(const std::string& key, const std::shared_ptr<const SourceText>& source) const;
   /// Stores `result` when the policy above allows it; true when it was written.

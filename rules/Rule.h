@@ -15,6 +15,7 @@
 #include "rules/AlgebraSteps.h"
 #include "rules/BufferGraph.h"
 #include "rules/Config.h"
+#include "rules/CuteDefinitions.h"
 
 namespace lp::rules {
 
@@ -24,6 +25,7 @@ struct FileContext {
   const BufferGraph& graph;
   const AlgebraSteps& algebra;
   const Config& config;
+  const CuteDefinitions* cute = nullptr;  ///< every `cute "EXPR" = LAYOUT` of the run (rule LP012)
 };
 
 /// The layout `name` stands for: a buffer's declared layout, or the layout a compose/divide

@@ -68,11 +68,14 @@ class StatementReader {
     base_ = body.base;
     std::optional<Statement> st = read_body();
     std::vector<Suppression> clauses;
-    for (size_t k = 1; k < parts.size(); ++k) clauses.push_back(read_clause(parts[k].first, parts[k].second));
+    std::optional<Origin> origin;
+    for (size_t k = 1; k < parts.size(); ++k) read_clause(parts[k].first, parts[k].second, clauses, origin);
     if (!st) {
+      if (origin) fail(origin->loc, "an 'at' clause belongs to a statement; a standalone 'allow' has none");
       for (Suppression& s : clauses) p_.pending_allows_.push_back(std::move(s));
       return std::nullopt;
     }
+    st->origin = std::move(origin);
     st->allows = std::move(p_.pending_allows_);
     p_.pending_allows_.clear();
     for (Suppression& s : clauses) st->allows.push_back(std::move(s));
@@ -272,13 +275,30 @@ class StatementReader {
     const std::string& t = c().source()->text;
     size_t end = t.size();
     if (allow_align) {
+      // A trailing `cute "NAME"` clause ends the layout (no notation has a '"'); an `align`
+      // before it ends it earlier.
       int depth = 0;
       for (size_t i = at; i < t.size(); ++i) {
         char ch = t[i];
         if (ch == '(' || ch == '[' || ch == '{') ++depth;
         else if (ch == ')' || ch == ']' || ch == '}') --depth;
+        else if (depth == 0 && i > at && std::isspace(static_cast<unsigned char>(t[i - 1])) && t.compare(i, 4, "cute") == 0) {
+          size_t q = i + 4;
+          while (q < t.size() && std::isspace(static_cast<unsigned char>(t[q]))) ++q;
+          if (q > i + 4 && q < t.size() && t[q] == '"') {
+            end = i;
+            break;
+          }
+        }
+      }
+      const size_t limit = end;
+      depth = 0;
+      for (size_t i = at; i < limit; ++i) {
+        char ch = t[i];
+        if (ch == '(' || ch == '[' || ch == '{') ++depth;
+        else if (ch == ')' || ch == ']' || ch == '}') --depth;
         else if (depth == 0 && i > at && std::isspace(static_cast<unsigned char>(t[i - 1])) &&
-                 t.compare(i, 5, "align") == 0 && (i + 5 == t.size() || !is_ident_char(t[i + 5])))
+                 t.compare(i, 5, "align") == 0 && (i + 5 == limit || !is_ident_char(t[i + 5])))
           end = i;
       }
     }
@@ -329,7 +349,7 @@ class StatementReader {
     std::string kw = c().parse_identifier();
     if (kw.empty())
       c().fail_expected("a statement keyword (smem, tmem, regs, global, param, arch, access, tma, wgmma, tcgen05, "
-                        "compose, divide, covers, expect or allow)");
+                        "compose, divide, covers, expect, cute or allow)");
     Statement st;
     st.loc = loc(at);
     if (kw == "smem") st.body = buffer(Space::Smem);
@@ -346,13 +366,14 @@ class StatementReader {
     else if (kw == "divide") st.body = divide();
     else if (kw == "covers") st.body = expect(true);
     else if (kw == "expect") st.body = expect(false);
+    else if (kw == "cute") st.body = cute_def();
     else if (kw == "allow") {
       p_.pending_allows_.push_back(suppression(at));
       end_of_statement();
       return std::nullopt;
     } else {
       fail(loc(at), fmt::format("unknown statement '{}'; expected smem, tmem, regs, global, param, arch, access, tma, "
-                                "wgmma, tcgen05, compose, divide, covers, expect or allow",
+                                "wgmma, tcgen05, compose, divide, covers, expect, cute or allow",
                                 kw));
     }
     return st;
@@ -391,16 +412,53 @@ class StatementReader {
     } else {
       const bool align_ok = space == Space::Smem || space == Space::Global;
       d.layout = layout_to_end(fmt::format("after '=' in the {} declaration", sp), align_ok);
-      if (align_ok && !c().at_end()) {
-        c().expect("align", "and the base alignment in bytes, or the end of the statement");
+      if (align_ok && c().looking_at("align")) {
+        c().expect("align", "");
         Number a = positive("a base alignment in bytes");
         if (a.value & (a.value - 1)) fail(a.loc, fmt::format("alignment {} is not a power of two", a.value));
         d.align = a;
+      }
+      if (align_ok && !c().at_end()) {
+        c().expect("cute", "(the CuTe expression the layout stands for: cute \"NAME\"), 'align N' or the end of the statement");
+        d.cute = cute_name("the name of the CuTe expression in quotes (cute \"SmemLayoutQ\")");
       }
       end_of_statement();
     }
     commit(AnnotationParser::Kind::Buffer, space);
     return d;
+  }
+
+  // A quoted name: `"..."` on one line, escapes \" and \\, not empty.
+  CuteName cute_name(std::string_view what) {
+    size_t q = here();
+    const std::string& t = c().source()->text;
+    if (c().peek_raw() != '"') c().fail_expected(what);
+    std::string text;
+    size_t i = q + 1;
+    for (;; ++i) {
+      if (i >= t.size() || t[i] == '\n') fail(loc(q), "unterminated quoted text: expected a closing '\"' on the same line");
+      if (t[i] == '"') break;
+      if (t[i] == '\\') {
+        if (i + 1 < t.size() && (t[i + 1] == '"' || t[i + 1] == '\\')) {
+          text += t[++i];
+          continue;
+        }
+        fail(loc(i), "unknown escape in the name; expected \\\" or \\\\");
+      }
+      text += t[i];
+    }
+    if (text.empty()) fail(loc(q), "the name is empty");
+    c().set_pos(i + 1);
+    return CuteName{std::move(text), loc(q)};
+  }
+
+  // `cute "EXPR" = LAYOUT`: a CuTe expression's value, as a probe wrote it.
+  CuteDef cute_def() {
+    CuteName n = cute_name("the CuTe expression's name in quotes (cute \"SmemLayoutQ\" = LAYOUT)");
+    c().expect("=", "and the layout the CuTe expression evaluates to (cute \"NAME\" = LAYOUT)");
+    LayoutExpr l = layout_to_end("after '=' in the cute definition", false);
+    end_of_statement();
+    return CuteDef{std::move(n), std::move(l)};
   }
 
   ParamDecl param() {
@@ -686,17 +744,30 @@ class StatementReader {
     return s;
   }
 
-  // A `; allow ...` clause over statement bytes [b, e).
-  Suppression read_clause(size_t b, size_t e) {
+  // A `; allow ...` or `; at "FILE":LINE` clause over statement bytes [b, e).
+  void read_clause(size_t b, size_t e, std::vector<Suppression>& allows, std::optional<Origin>& origin) {
     Part part = cut(b, e);
     Cursor cc(part.src, {});
     c_ = &cc;
     base_ = part.base;
     size_t at = here();
+    if (c().consume("at")) {
+      if (origin) fail(loc(at), "a statement has one 'at' clause", {Note{origin->loc, "the first is here"}});
+      Origin o;
+      o.loc = loc(at);
+      o.file = cute_name("the generating file in quotes (at \"probe.cpp\":LINE)").text;
+      c().expect(":", "and the line after the file (at \"FILE\":LINE)");
+      o.line = positive("a line number").value;
+      o.begin = raw_.begin;
+      o.end = raw_.end;
+      end_of_statement();
+      origin = std::move(o);
+      return;
+    }
     if (!c().consume("allow")) c().fail_expected("'allow RULE-ID \"reason\"' after ';'");
     Suppression s = suppression(at);
     end_of_statement();
-    return s;
+    allows.push_back(std::move(s));
   }
 
   AnnotationParser& p_;

@@ -57,9 +57,17 @@ struct FragmentRef {
   const hw::Fragment* fragment = nullptr;  ///< never null in a parsed statement
 };
 
-/// `smem|tmem|regs|global NAME [: DTYPE] = LAYOUT [align N]`, `regs NAME [: DTYPE] = fragment F`.
+/// A quoted name of a CuTe expression (`"SmemLayoutQ"`, `"GMMA::Layout_K_SW128_Atom<half_t>"`):
+/// the text between the quotes with escapes resolved; `loc` is the opening quote.
+struct CuteName {
+  std::string text;
+  SourceLoc loc;
+};
+
+/// `smem|tmem|regs|global NAME [: DTYPE] = LAYOUT [align N] [cute "EXPR"]`,
+/// `regs NAME [: DTYPE] = fragment F`.
 /// Invariants: exactly one of layout and fragment; fragment only in Regs; dtype present in Smem
-/// and Global; align only in Smem and Global, a power of two.
+/// and Global; align and cute only in Smem and Global, align a power of two.
 struct BufferDecl {
   Space space = Space::Smem;
   Name name;
@@ -67,6 +75,16 @@ struct BufferDecl {
   std::optional<LayoutExpr> layout;
   std::optional<FragmentRef> fragment;
   std::optional<Number> align;
+  /// The CuTe expression the layout stands for: a `cute "EXPR" = LAYOUT` written by a probe
+  /// (docs/cute.md) must be the same function (rule LP012).
+  std::optional<CuteName> cute;
+};
+
+/// `cute "EXPR" = LAYOUT`: what a CuTe expression evaluates to, as a probe wrote it (docs/cute.md).
+/// The names are shared by every file of a check run.
+struct CuteDef {
+  CuteName name;
+  LayoutExpr layout;
 };
 
 /// `param NAME = LO..HI [% MULTIPLE]`. `index` is its position in ParseResult::params, which is
@@ -192,14 +210,26 @@ struct Suppression {
   SourceLoc reason_loc;
 };
 
+/// `; at "FILE":LINE`: the statement was generated, and FILE:LINE is where (a probe's call site,
+/// docs/cute.md); findings on it are reported there. `begin`/`end` are the statement's byte range
+/// in its own file. Invariant: line >= 1.
+struct Origin {
+  std::string file;
+  int64_t line = 1;
+  SourceLoc loc;  ///< the `at` keyword
+  size_t begin = 0, end = 0;
+};
+
 /// One annotation statement. `allows` gathers the standalone `allow` statements just before it
 /// and its own trailing `; allow ...` clauses; standalone `allow` statements are not statements
 /// of their own in the AST.
 struct Statement {
   SourceLoc loc;  ///< the first keyword
-  std::variant<BufferDecl, ParamDecl, ArchDecl, AccessDecl, TmaDecl, DescDecl, ComposeDecl, DivideDecl, ExpectStmt>
+  std::variant<BufferDecl, ParamDecl, ArchDecl, AccessDecl, TmaDecl, DescDecl, ComposeDecl, DivideDecl, ExpectStmt,
+               CuteDef>
       body;
   std::vector<Suppression> allows;
+  std::optional<Origin> origin;
 };
 
 }  // namespace lp::annotate

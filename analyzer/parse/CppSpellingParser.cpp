@@ -2,11 +2,16 @@
 //   composition(Swizzle<3,3,3>{}, Layout<Shape<_8,_64>, Stride<_64,_1>>{})
 //   make_layout(make_shape(8,64), make_stride(64,1)), make_layout(shape, GenRowMajor{})
 //   ComposedLayout<Swizzle<3,4,3>, smem_ptr_flag_bits<16>, Layout<...>>
+//   tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_64,_64>{}), UMMA::Layout_MN_SW128_32B_Atom<float>
 // Template arguments may be constant expressions (Int<128 + 4>); `cute::` prefixes are ignored.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <functional>
 
+#include "analyzer/algebra/Algorithms.h"
+#include "analyzer/algebra/CuteRejects.h"
 #include "analyzer/parse/AxisTable.h"
 #include "analyzer/parse/Parsers.h"
 #include "analyzer/parse/TreeBuilder.h"
@@ -14,6 +19,8 @@
 namespace lp {
 
 namespace {
+
+using algebra::Int;
 
 // Reads an identifier, skipping `cute::` qualifiers.
 std::string word(Cursor& c) {
@@ -298,6 +305,164 @@ std::pair<int64_t, int> offset_slot(Cursor& c, bool in_template) {
   return {int_value(c, !in_template, "the composed offset").first, 0};
 }
 
+// CuTe functions and types people paste that the layout texts do not evaluate, and what to write
+// instead. Anything else named here is a name only the compiler can resolve.
+[[noreturn]] void unsupported(Cursor& c, size_t at, const std::string& w) {
+  static const std::array<std::string_view, 26> kFunctions = {
+      "logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product", "zipped_product",
+      "tiled_product", "flat_product", "blocked_product", "raked_product", "coalesce", "filter", "filter_zeros",
+      "make_ordered_layout", "right_inverse", "left_inverse", "upcast", "downcast", "recast_layout", "append",
+      "prepend", "get", "select", "group_modes", "flatten", "make_identity_layout"};
+  if (std::find(kFunctions.begin(), kFunctions.end(), w) != kFunctions.end())
+    c.fail_at(at, fmt::format("'{}' is not supported in a layout text; write the layout it evaluates to in CuTe's print "
+                              "format (print() in CuTe, `layoutproof algebra` for divides and products, or a probe: "
+                              "docs/cute.md), or state the operation with a compose/divide annotation",
+                              w));
+  c.fail_at(at, fmt::format("'{}' is not a layout LayoutProof can read: a type alias or variable stands for a layout only "
+                            "the compiler knows; write its value in CuTe's print format (print({}{{}}) in CuTe), or let "
+                            "a probe write it (layoutproof extract, docs/cute.md)",
+                            w, w));
+}
+
+// The element types of CuTe's GMMA/UMMA atoms, by the names code spells them with, and their bits.
+std::optional<int> element_type_bits(const std::string& name) {
+  static const std::array<std::pair<std::string_view, int>, 18> kTypes = {{
+      {"half_t", 16}, {"bfloat16_t", 16}, {"tfloat32_t", 32}, {"float", 32}, {"double", 64},
+      {"float_e4m3_t", 8}, {"float_e5m2_t", 8}, {"int8_t", 8}, {"uint8_t", 8}, {"int16_t", 16},
+      {"uint16_t", 16}, {"int32_t", 32}, {"uint32_t", 32}, {"int64_t", 64}, {"uint64_t", 64},
+      {"__half", 16}, {"__nv_bfloat16", 16}, {"uint128_t", 128}}};
+  for (const auto& [n, bits] : kTypes)
+    if (n == name) return bits;
+  return std::nullopt;
+}
+
+// GMMA::Layout_{K,MN}_{INTER,SW32,SW64,SW128}_Atom<T> and UMMA::Layout_MN_SW128_32B_Atom<T>, as the
+// pinned CuTe defines them (nvidia-cutlass 4.2.0.0): in bits,
+//   cute/atom/mma_traits_sm90_gmma.hpp:75-84
+//     Layout_MN_SWxx_Atom_Bits = ComposedLayout<Swizzle<B,4,3>, smem_ptr_flag, Layout<Shape<_W,_8>,Stride<_1,_W>>>
+//     Layout_K_SWxx_Atom_Bits  = ComposedLayout<Swizzle<B,4,3>, smem_ptr_flag, Layout<Shape<_8,_W>,Stride<_W,_1>>>
+//     with (B, W) = (0,128) INTER, (1,256) SW32, (2,512) SW64, (3,1024) SW128;
+//   cute/atom/mma_traits_sm100.hpp:72
+//     Layout_MN_SW128_32B_Atom_Bits = ComposedLayout<Swizzle<2,5,2>, smem_ptr_flag, Layout<Shape<_1024,_4>,Stride<_1,_1024>>>;
+// and the atom for T is upcast<sizeof_bits<T>>(Bits) (:88-104, sm100 :75): W/bits elements of T,
+// the swizzle kept on byte addresses (`Sw<B,4,3> o smem_ptr[Nb](unset) o ...`). cute::UMMA
+// re-exports the GMMA names (mma_traits_sm100.hpp:63-70).
+Layout mma_atom(Cursor& c) {
+  const size_t start = c.pos();
+  std::string ns = word(c);
+  if (ns == "SM90") {
+    c.expect("::", "after 'SM90'");
+    ns = word(c);
+    if (ns != "GMMA") c.fail_expected("'GMMA' after 'SM90::'");
+    c.expect("::", "after 'GMMA'");
+  } else {
+    c.expect("::", fmt::format("after '{}'", ns));
+  }
+  c.skip_ws();
+  const size_t name_at = c.pos();
+  const std::string name = c.parse_identifier();
+  struct Atom {
+    std::string_view name;
+    bool k_major;
+    int swizzle_bits, bits_width;
+    bool umma_only;
+  };
+  static const std::array<Atom, 9> kAtoms = {{
+      {"Layout_MN_INTER_Atom", false, 0, 128, false}, {"Layout_MN_SW32_Atom", false, 1, 256, false},
+      {"Layout_MN_SW64_Atom", false, 2, 512, false},  {"Layout_MN_SW128_Atom", false, 3, 1024, false},
+      {"Layout_K_INTER_Atom", true, 0, 128, false},   {"Layout_K_SW32_Atom", true, 1, 256, false},
+      {"Layout_K_SW64_Atom", true, 2, 512, false},    {"Layout_K_SW128_Atom", true, 3, 1024, false},
+      {"Layout_MN_SW128_32B_Atom", false, 2, 1024, true}}};
+  const Atom* atom = nullptr;
+  for (const Atom& a : kAtoms)
+    if (a.name == name) atom = &a;
+  if (!atom || (atom->umma_only && ns != "UMMA"))
+    c.fail_at(name_at, fmt::format("unknown {} layout atom '{}'; expected Layout_{{K,MN}}_{{INTER,SW32,SW64,SW128}}_Atom<T>{}",
+                                   ns, name, ns == "UMMA" ? " or Layout_MN_SW128_32B_Atom<T>" : ""));
+  c.expect("<", fmt::format("after '{}' (the element type, e.g. {}<half_t>)", name, name));
+  c.skip_ws();
+  const size_t type_at = c.pos();
+  std::string type = word(c);
+  while (type == "cutlass" && c.consume("::")) type = word(c);
+  const std::optional<int> bits = element_type_bits(type);
+  if (!bits)
+    c.fail_at(type_at, fmt::format("'{}' is not an element type LayoutProof knows; write the type itself (half_t, "
+                                   "bfloat16_t, tfloat32_t, float, float_e4m3_t, float_e5m2_t, int8_t, uint8_t, ...)",
+                                   type.empty() ? std::string(1, c.peek()) : type));
+  c.expect(">", fmt::format("to close '{}<...>'", name));
+  value_braces(c);
+  const int64_t w = atom->bits_width / *bits;
+  const int64_t other = atom->umma_only ? 4 : 8;
+  const Int we{w, true}, ot{other, true}, one{1, true};
+  algebra::CuteLayout core = atom->k_major
+      ? algebra::CuteLayout::tuple({algebra::CuteLayout::leaf(ot, we), algebra::CuteLayout::leaf(we, one)})
+      : algebra::CuteLayout::tuple({algebra::CuteLayout::leaf(we, one), algebra::CuteLayout::leaf(ot, we)});
+  const Swizzle sw = atom->umma_only ? Swizzle(2, 5, 2) : Swizzle(atom->swizzle_bits, 4, 3);
+  return with_swizzle(c, start, algebra::to_ir(core), sw, 0, *bits);
+}
+
+// tile_to_shape(BLOCK, SHAPE[, ORDER]) with CuTe's default column-major order (cute/layout.hpp
+// tile_to_shape; a ComposedLayout block keeps its swizzle, cute/layout_composed.hpp).
+Layout tile_to_shape_expr(Cursor& c, size_t start) {
+  c.expect("(", "after 'tile_to_shape'");
+  const Layout block = layout_expr(c, false);
+  c.expect(",", "and the target shape (tile_to_shape(BLOCK, SHAPE))");
+  const TreeNode shape = shape_node(c, false);
+  if (c.consume(",")) {
+    c.skip_ws();
+    const size_t order_at = c.pos();
+    bool col_major = false;
+    if (std::optional<bool> major = major_tag(c)) {
+      col_major = !*major;
+    } else if (word(c) == "Step") {
+      c.expect("<", "after 'Step'");
+      col_major = true;
+      int64_t k = 1;
+      do col_major = int_value(c, false, "a mode order").first == k++ && col_major;
+      while (c.consume(","));
+      c.expect(">", "to close 'Step<...>'");
+      value_braces(c);
+    }
+    if (!col_major)
+      c.fail_at(order_at, "tile_to_shape with a mode order other than column-major (Step<_1,_2,...>, GenColMajor) is not "
+                          "supported; write the tiled layout in CuTe's print format (print() in CuTe, or a probe: "
+                          "docs/cute.md)");
+  }
+  c.expect(")", "to close 'tile_to_shape(...)'");
+  std::vector<Int> target;
+  std::function<Int(const TreeNode&)> product = [&](const TreeNode& n) {
+    if (n.leaf) return Int{n.extent, n.static_value};
+    Int p{1, true};
+    for (const TreeNode& k : n.children) p = p * product(k);
+    return p;
+  };
+  if (shape.leaf) target.push_back(product(shape));
+  else
+    for (const TreeNode& k : shape.children) target.push_back(product(k));
+  // The swizzle and offset stay outside: tile the layout they are composed with.
+  LayoutParts inner = block.parts();
+  std::vector<Stage> stages = std::move(inner.stages);
+  inner.stages.clear();
+  // CuTe's own algorithm (the algebra's tile_to_shape, compared with CuTe by tests/algebra's
+  // differential suite); no exhaustive legality check here, so a layout text stays cheap to read
+  // whatever its size. A target the block does not divide is CuTe's static_assert.
+  algebra::CuteLayout tiled;
+  try {
+    tiled = algebra::tile_to_shape(algebra::from_ir(Layout::make(std::move(inner))), target);
+  } catch (const algebra::CuteRejects& e) {
+    c.fail_at(start, fmt::format("tile_to_shape does not give the target shape here: {}", e.what()));
+  } catch (const std::exception& e) {
+    c.fail_at(start, fmt::format("tile_to_shape: {}", e.what()));
+  }
+  LayoutParts p = algebra::to_ir(tiled).parts();
+  p.stages = std::move(stages);
+  try {
+    return Layout::make(std::move(p));
+  } catch (const LayoutError& e) {
+    c.fail_at(start, e.what());
+  }
+}
+
 Layout layout_expr(Cursor& c, bool in_template) {
   Cursor::Depth guard(c);
   c.skip_ws();
@@ -365,8 +530,15 @@ Layout layout_expr(Cursor& c, bool in_template) {
     c.expect(")", fmt::format("to close '{}(...)'", w));
     return with_swizzle(c, start, inner, sw, offset, bits);
   }
+  if (w == "tile_to_shape") return tile_to_shape_expr(c, start);
+  if (w == "GMMA" || w == "UMMA" || w == "SM90") {
+    c.set_pos(start);
+    return mma_atom(c);
+  }
   c.set_pos(start);
-  c.fail_expected("a CuTe layout: Layout<...>, make_layout(...), composition(Swizzle<...>{}, ...) or ComposedLayout<...>");
+  if (!w.empty()) unsupported(c, start, w);
+  c.fail_expected("a CuTe layout: Layout<...>, make_layout(...), composition(Swizzle<...>{}, ...), ComposedLayout<...>, "
+                  "tile_to_shape(...) or GMMA::Layout_*_Atom<T>");
 }
 
 }  // namespace

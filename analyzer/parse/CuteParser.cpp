@@ -1,5 +1,6 @@
 // CuTe's print format, read verbatim as CuTe prints it (cute/layout.hpp, cute/swizzle.hpp,
-// cute/layout_composed.hpp, cute/pointer_flagged.hpp, cute/numeric/arithmetic_tuple.hpp).
+// cute/layout_composed.hpp, cute/pointer_flagged.hpp, cute/numeric/arithmetic_tuple.hpp), and as
+// the CuTe DSL prints it: `S<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))`.
 #include <fmt/format.h>
 
 #include "analyzer/parse/AxisTable.h"
@@ -114,16 +115,18 @@ Layout parse_cute(Cursor& c) {
   Cursor::Depth guard(c);
   c.skip_ws();
   size_t start = c.pos();
-  if (!c.looking_at("Sw<") && !c.looking_at("Sw <")) return parse_core(c);
-  c.expect("Sw", "");
-  c.expect("<", "after 'Sw'");
+  // CuTe C++ prints `Sw<B,M,S>`, the CuTe DSL (Python) `S<B,M,S>`.
+  const bool dsl = c.looking_at("S<") || c.looking_at("S <");
+  if (!dsl && !c.looking_at("Sw<") && !c.looking_at("Sw <")) return parse_core(c);
+  c.expect(dsl ? "S" : "Sw", "");
+  c.expect("<", dsl ? "after 'S'" : "after 'Sw'");
   size_t params = c.pos();
   int64_t b = c.parse_int("the swizzle's B");
   c.expect(",", "between swizzle parameters");
   int64_t m = c.parse_int("the swizzle's M");
   c.expect(",", "between swizzle parameters");
   int64_t s = c.parse_int("the swizzle's S");
-  c.expect(">", "to close 'Sw<B,M,S>'");
+  c.expect(">", dsl ? "to close 'S<B,M,S>'" : "to close 'Sw<B,M,S>'");
   if (std::string why = Swizzle::check(b, m, s); !why.empty()) c.fail_at(params, why);
   Swizzle sw(static_cast<int>(b), static_cast<int>(m), static_cast<int>(s));
   c.expect("o", "after the swizzle (CuTe composes as 'Sw<B,M,S> o OFFSET o LAYOUT')");

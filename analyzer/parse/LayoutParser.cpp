@@ -36,7 +36,17 @@ bool is_cpp_spelling(std::string_view text) {
   if (t.substr(0, 6) == "cute::") t = t.substr(6);
   for (std::string_view w : {"composition", "make_layout", "make_composed_layout", "Layout", "ComposedLayout"})
     if (starts_with_word(t, w)) return true;
-  return false;
+  // Any other C++ name (tile_to_shape(...), GMMA::Layout_K_SW128_Atom<T>, a type alias) goes to
+  // the C++ reader, which names what it does not support; `Sw<`/`S<` (a swizzle in CuTe's and the
+  // DSL's print format) and a parameter (`M:_1`, `M*2:_1`) stay in the print format.
+  if (!is_ident_start(t[0])) return false;
+  size_t e = 0;
+  while (e < t.size() && is_ident_char(t[e])) ++e;
+  const std::string_view word = t.substr(0, e);
+  size_t n = t.find_first_not_of(" \t\r\n", e);
+  if (n == std::string_view::npos) return true;
+  if ((word == "Sw" || word == "S") && t[n] == '<') return false;
+  return t[n] == '(' || t[n] == '<' || t[n] == '{' || t.substr(n, 2) == "::";
 }
 
 ParsedLayout parse_layout(std::shared_ptr<const SourceText> src, std::optional<Notation> notation,

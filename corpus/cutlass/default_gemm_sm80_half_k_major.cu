@@ -14,7 +14,7 @@
 // layoutproof: smem atom : f16 = composition(Swizzle<3,3,3>{}, Layout<Shape<_8,_64>, Stride<_64,_1>>{}) align 128
 // layoutproof: expect atom injective
 /* The (128,64) K-major tile: 16 atoms down M.
- * layoutproof: smem sA : f16 = Sw<3,3,3> o _0 o ((_8,_16),_64):((_64,_512),_1) align 128
+ * layoutproof: smem sA : f16 = Sw<3,3,3> o _0 o ((_8,_16),_64):((_64,_512),_1) align 128 cute "tile_to_shape(composition(Swizzle<3,3,3>{}, Layout<Shape<_8,_64>, Stride<_64,_1>>{}), Shape<_128,_64>{})"
  * G2S: thread t copies 8 halves at m = t/8, k = 8*(t%8); the 128 threads cover (16,64), so warp 0
  * (threads 0-31) writes rows 0-3 of every 16-row step: 8 issues.
  * layoutproof: access g2s: sA cp.async.ca.16 lanes (_8,_4,_8):(_8@1,_1@0,_16@0)
