@@ -25,7 +25,7 @@
 #include "solver/BankConflicts.h"
 #include "solver/Engines.h"
 #include "solver/Injectivity.h"
-#include "solver/Params.h"
+#include "analyzer/ir/Parametric.h"
 #include "solver/SmemAccess.h"
 
 namespace lp::bench {

@@ -46,25 +46,25 @@ CuteLayout layout_operand(const std::string& text, const std::string& name) {
 
 // A tiler: `[T0, T1, ...]` (analyzer/parse/TilerParser.h), an extent N (N:_1), `_`, or a single
 // layout in any notation.
-Tiler tiler_operand(const std::string& text, const std::string& name) {
+CuteTiler tiler_operand(const std::string& text, const std::string& name) {
   const size_t first = text.find_first_not_of(" \t");
   if (first != std::string::npos && text[first] == '[') {
     auto src = std::make_shared<SourceText>();
     src->name = name;
     src->text = text;
     try {
-      return parse_tiler(src);
+      return to_cute(parse_tiler(src));
     } catch (const DiagnosticError& e) {
       std::cerr << e.diagnostic().render();
       throw ExitRequest{kBadInput};
     }
   }
-  if (std::regex_match(text, std::regex(R"(\s*_\s*)"))) return Tiler::underscore();
+  if (std::regex_match(text, std::regex(R"(\s*_\s*)"))) return CuteTiler::underscore();
   if (auto n = parse_int_text(text)) {
     if (n->value < 1) throw InputError(fmt::format("tiler extent {} must be >= 1", n->value));
-    return Tiler::of(CuteLayout::leaf(*n, Int{1, true}));
+    return CuteTiler::of(CuteLayout::leaf(*n, Int{1, true}));
   }
-  return Tiler::of(layout_operand(text, name));
+  return CuteTiler::of(layout_operand(text, name));
 }
 
 std::vector<Int> parse_shape(const std::string& text) {

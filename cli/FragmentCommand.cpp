@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "cli/Command.h"
+#include "analyzer/ir/Print.h"
 #include "hw/Fragments.h"
 
 namespace lp::cli {
@@ -66,14 +67,14 @@ class FragmentCommand : public Command {
         item["col"] = e.col;
         table.push_back(std::move(item));
       }
-      json out{{"name", f->name},       {"summary", f->summary}, {"tirx", f->tirx},
+      json out{{"name", f->name},       {"summary", f->summary}, {"tirx", print_tirx(f->layout).text},
                {"rows", f->rows},       {"cols", f->cols},       {"row", f->row_name},
                {"col", f->col_name},    {"source", f->source},   {"elements", std::move(table)}};
       std::cout << out.dump() << "\n";
       return kOk;
     }
     std::cout << fmt::format("{}: {}\n  tile {}x{} (row: {}, col: {})\n  TIRx: {}\n  source: {}\n", f->name,
-                             f->summary, f->rows, f->cols, f->row_name, f->col_name, f->tirx, f->source);
+                             f->summary, f->rows, f->cols, f->row_name, f->col_name, print_tirx(f->layout).text, f->source);
     std::cout << fmt::format("{}{:>5} {:>4}  -> (row, col)\n", has_warp ? " warp" : "", "lane", "reg");
     for (const Entry& e : entries)
       std::cout << fmt::format("{}{:>5} {:>4}  -> ({}, {})\n", has_warp ? fmt::format("{:>5}", e.slot.warp) : "",

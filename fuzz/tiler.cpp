@@ -7,16 +7,16 @@
 namespace {
 
 // The tiler printed back as tiler text: `[a, _, [b, c]]`, leaves in CuTe's print format.
-std::string tiler_text(const lp::algebra::Tiler& t) {
-  using K = lp::algebra::Tiler::Kind;
+std::string tiler_text(const lp::Tiler& t) {
+  using K = lp::Tiler::Kind;
   if (t.kind == K::Underscore) return "_";
-  if (t.kind == K::Layout) return lp::algebra::cute_text(t.layout);
+  if (t.kind == K::Layout) return lp::algebra::cute_text(lp::algebra::from_ir(*t.layout));
   std::string s = "[";
   for (size_t i = 0; i < t.parts.size(); ++i) s += (i ? ", " : "") + tiler_text(t.parts[i]);
   return s + "]";
 }
 
-lp::algebra::Tiler parse(std::string text) {
+lp::Tiler parse(std::string text) {
   auto src = std::make_shared<lp::SourceText>();
   src->name = "<fuzz>";
   src->text = std::move(text);
@@ -26,7 +26,7 @@ lp::algebra::Tiler parse(std::string text) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  lp::algebra::Tiler t;
+  lp::Tiler t;
   try {
     t = parse(std::string(reinterpret_cast<const char*>(data), size));
   } catch (const lp::DiagnosticError& e) {

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <fmt/format.h>
 
-#include "analyzer/parse/Parsers.h"
 
 namespace lp::hw {
 
@@ -15,44 +14,66 @@ constexpr const char* kPtxLdmatrix = "PTX ISA, ldmatrix/stmatrix (fragment figur
 constexpr const char* kTcgen05 =
     "PTX ISA, tcgen05 matrix fragments (tcgen05.ld/st shapes); CUTLASS copy_traits_sm100.hpp SM100_TMEM_LOAD_*";
 
+// One mode of a TIRx shard S[(extents):(stride@axis, ...)].
+struct ShardMode {
+  int64_t extent;
+  int64_t stride;
+  const char* axis;
+};
+
+// TIRx's S[(e0,e1,...):(s0@a0,s1@a1,...)]: the modes flattened row-major (TIRx's order), each moving
+// along one named axis.
+lp::Layout shard(const std::vector<ShardMode>& modes) {
+  LayoutParts p;
+  p.order = IndexOrder::RowMajor;
+  for (const ShardMode& m : modes)
+    if (std::find(p.axes.begin(), p.axes.end(), Axis::named(m.axis)) == p.axes.end()) p.axes.push_back(Axis::named(m.axis));
+  for (const ShardMode& m : modes) {
+    Point stride(p.axes.size(), 0);
+    stride[static_cast<size_t>(std::find(p.axes.begin(), p.axes.end(), Axis::named(m.axis)) - p.axes.begin())] = m.stride;
+    p.modes.push_back(Mode{m.extent, std::move(stride)});
+  }
+  p.nest = Nest::flat(modes.size());
+  return lp::Layout::make(std::move(p));
+}
+
 Fragment make(std::string name, std::string summary, std::string row_name, std::string col_name, int64_t rows,
-              int64_t cols, std::string tirx, std::string source) {
-  lp::Layout layout = parse_layout_text(tirx, name, Notation::Tirx).layout;
+              int64_t cols, lp::Layout layout, std::string source) {
   if (layout.size() != rows * cols)
     throw LayoutError(fmt::format("fragment {}: layout size {} is not {}x{}", name, layout.size(), rows, cols));
   return Fragment{std::move(name), std::move(summary), std::move(row_name), std::move(col_name), rows, cols,
-                  std::move(tirx), std::move(source), std::move(layout)};
+                  std::move(source), std::move(layout)};
 }
 
 // Shared element orders (derivations in docs/hardware.md):
 // C of every m16n8 mma, A of m16n8k8 f16: row = g + 8*(r/2), col = 2t + r%2 (g = lane/4, t = lane%4).
-constexpr const char* kM16N8Accum = "S[(2,8,4,2):(2@reg,4@laneid,1@laneid,1@reg)]";
+const std::vector<ShardMode> kM16N8Accum = {{2, 2, "reg"}, {8, 4, "laneid"}, {4, 1, "laneid"}, {2, 1, "reg"}};
 // A of m16n8k16 f16/bf16: row = g + 8*((r/2)%2), col = 2t + r%2 + 8*(r/4).
-constexpr const char* kM16K16HalfA = "S[(2,8,2,4,2):(2@reg,4@laneid,4@reg,1@laneid,1@reg)]";
+const std::vector<ShardMode> kM16K16HalfA = {{2, 2, "reg"}, {8, 4, "laneid"}, {2, 4, "reg"}, {4, 1, "laneid"}, {2, 1, "reg"}};
 
 void add_mma(std::vector<Fragment>& out) {
   for (const char* t : {"f16", "bf16"}) {
     const std::string k8 = fmt::format("mma.m16n8k8.{}", t);
-    out.push_back(make(k8 + ".A", "A (16x8, row-major) of mma.m16n8k8", "m", "k", 16, 8, kM16N8Accum, kPtxMma));
+    out.push_back(make(k8 + ".A", "A (16x8, row-major) of mma.m16n8k8", "m", "k", 16, 8, shard(kM16N8Accum), kPtxMma));
     out.push_back(make(k8 + ".B", "B (8x8, column-major) of mma.m16n8k8", "k", "n", 8, 8,
-                       "S[(4,2,8):(1@laneid,1@reg,4@laneid)]", kPtxMma));
-    out.push_back(make(k8 + ".C", "C/D (16x8, f32 or f16) of mma.m16n8k8", "m", "n", 16, 8, kM16N8Accum, kPtxMma));
+                       shard({{4, 1, "laneid"}, {2, 1, "reg"}, {8, 4, "laneid"}}), kPtxMma));
+    out.push_back(make(k8 + ".C", "C/D (16x8, f32 or f16) of mma.m16n8k8", "m", "n", 16, 8, shard(kM16N8Accum), kPtxMma));
     const std::string k16 = fmt::format("mma.m16n8k16.{}", t);
-    out.push_back(make(k16 + ".A", "A (16x16, row-major) of mma.m16n8k16", "m", "k", 16, 16, kM16K16HalfA, kPtxMma));
+    out.push_back(make(k16 + ".A", "A (16x16, row-major) of mma.m16n8k16", "m", "k", 16, 16, shard(kM16K16HalfA), kPtxMma));
     out.push_back(make(k16 + ".B", "B (16x8, column-major) of mma.m16n8k16", "k", "n", 16, 8,
-                       "S[(2,4,2,8):(2@reg,1@laneid,1@reg,4@laneid)]", kPtxMma));
-    out.push_back(make(k16 + ".C", "C/D (16x8, f32 or f16) of mma.m16n8k16", "m", "n", 16, 8, kM16N8Accum, kPtxMma));
+                       shard({{2, 2, "reg"}, {4, 1, "laneid"}, {2, 1, "reg"}, {8, 4, "laneid"}}), kPtxMma));
+    out.push_back(make(k16 + ".C", "C/D (16x8, f32 or f16) of mma.m16n8k16", "m", "n", 16, 8, shard(kM16N8Accum), kPtxMma));
   }
   out.push_back(make("mma.m16n8k8.tf32.A", "A (16x8) of mma.m16n8k8 tf32: row = g + 8*(r%2), col = t + 4*(r/2)", "m",
-                     "k", 16, 8, "S[(2,8,2,4):(1@reg,4@laneid,2@reg,1@laneid)]", kPtxMma));
+                     "k", 16, 8, shard({{2, 1, "reg"}, {8, 4, "laneid"}, {2, 2, "reg"}, {4, 1, "laneid"}}), kPtxMma));
   out.push_back(make("mma.m16n8k8.tf32.B", "B (8x8) of mma.m16n8k8 tf32: k = t + 4r, n = g", "k", "n", 8, 8,
-                     "S[(2,4,8):(1@reg,1@laneid,4@laneid)]", kPtxMma));
-  out.push_back(make("mma.m16n8k8.tf32.C", "C/D (16x8, f32) of mma.m16n8k8 tf32", "m", "n", 16, 8, kM16N8Accum, kPtxMma));
+                     shard({{2, 1, "reg"}, {4, 1, "laneid"}, {8, 4, "laneid"}}), kPtxMma));
+  out.push_back(make("mma.m16n8k8.tf32.C", "C/D (16x8, f32) of mma.m16n8k8 tf32", "m", "n", 16, 8, shard(kM16N8Accum), kPtxMma));
   out.push_back(make("mma.m16n8k16.int8.A", "A (16x16 s8/u8) of mma.m16n8k16: row = g + 8*(r/4), col = 4t + r%4", "m",
-                     "k", 16, 16, "S[(2,8,4,4):(4@reg,4@laneid,1@laneid,1@reg)]", kPtxMma));
+                     "k", 16, 16, shard({{2, 4, "reg"}, {8, 4, "laneid"}, {4, 1, "laneid"}, {4, 1, "reg"}}), kPtxMma));
   out.push_back(make("mma.m16n8k16.int8.B", "B (16x8 s8/u8) of mma.m16n8k16: k = 4t + r, n = g", "k", "n", 16, 8,
-                     "S[(4,4,8):(1@laneid,1@reg,4@laneid)]", kPtxMma));
-  out.push_back(make("mma.m16n8k16.int8.C", "C/D (16x8 s32) of mma.m16n8k16 s8/u8", "m", "n", 16, 8, kM16N8Accum,
+                     shard({{4, 1, "laneid"}, {4, 1, "reg"}, {8, 4, "laneid"}}), kPtxMma));
+  out.push_back(make("mma.m16n8k16.int8.C", "C/D (16x8 s32) of mma.m16n8k16 s8/u8", "m", "n", 16, 8, shard(kM16N8Accum),
                      kPtxMma));
 }
 
@@ -61,12 +82,12 @@ void add_wgmma(std::vector<Fragment>& out) {
     out.push_back(make(fmt::format("wgmma.m64n{}k16.f32.C", n),
                        fmt::format("accumulator D (64x{}, f32; f16 packs the same order) of wgmma.m64n{}k16", n, n),
                        "m", "n", 64, n,
-                       fmt::format("S[(4,2,8,{},4,2):(1@warpid,2@reg,4@laneid,4@reg,1@laneid,1@reg)]", n / 8),
+                       shard({{4, 1, "warpid"}, {2, 2, "reg"}, {8, 4, "laneid"}, {n / 8, 4, "reg"}, {4, 1, "laneid"}, {2, 1, "reg"}}),
                        kPtxWgmma));
   for (const char* t : {"f16", "bf16"})
     out.push_back(make(fmt::format("wgmma.m64nNk16.{}.A", t),
                        "A (64x16) from registers of wgmma.m64nNk16 (any N): warp w holds rows 16w..16w+15 as mma.m16n8k16 A",
-                       "m", "k", 64, 16, "S[(4,2,8,2,4,2):(1@warpid,2@reg,4@laneid,4@reg,1@laneid,1@reg)]", kPtxWgmma));
+                       "m", "k", 64, 16, shard({{4, 1, "warpid"}, {2, 2, "reg"}, {8, 4, "laneid"}, {2, 4, "reg"}, {4, 1, "laneid"}, {2, 1, "reg"}}), kPtxWgmma));
 }
 
 void add_matrix_loads(std::vector<Fragment>& out) {
@@ -78,29 +99,29 @@ void add_matrix_loads(std::vector<Fragment>& out) {
                                      "lane l holds row l/4, columns 2*(l%4)+{{0,1}} of each matrix",
                                      x),
                          "8*matrix + row", "col", rows, 8,
-                         fmt::format("S[({},8,4,2):(2@reg,4@laneid,1@laneid,1@reg)]", x), kPtxLdmatrix));
+                         shard({{x, 2, "reg"}, {8, 4, "laneid"}, {4, 1, "laneid"}, {2, 1, "reg"}}), kPtxLdmatrix));
       out.push_back(make(fmt::format("{}.x{}.trans", op, x),
                          fmt::format("{} 8x8 b16 matrices, transposed: lane l holds column l/4, "
                                      "rows 2*(l%4)+{{0,1}} of each matrix as stored",
                                      x),
                          "8*matrix + row", "col", rows, 8,
-                         fmt::format("S[({},4,2,8):(2@reg,1@laneid,1@reg,4@laneid)]", x), kPtxLdmatrix));
+                         shard({{x, 2, "reg"}, {4, 1, "laneid"}, {2, 1, "reg"}, {8, 4, "laneid"}}), kPtxLdmatrix));
     }
 }
 
 void add_tcgen05(std::vector<Fragment>& out) {
   out.push_back(make("tcgen05.ld.32x32b", "tcgen05.ld.32x32b.x1 over a warpgroup: thread 32w+l reads TMEM lane 32w+l",
-                     "TMEM lane", "32-bit column", 128, 1, "S[(4,32):(1@warpid,1@laneid)]", kTcgen05));
+                     "TMEM lane", "32-bit column", 128, 1, shard({{4, 1, "warpid"}, {32, 1, "laneid"}}), kTcgen05));
   out.push_back(make("tcgen05.ld.16x64b",
                      "tcgen05.ld.16x64b.x1, one warp, rows relative to its TMEM lane base: "
                      "lane l reads row l/4 + 8*(l%2), column (l/2)%2",
-                     "TMEM lane", "32-bit column", 16, 2, "S[(2,8,2):(1@laneid,4@laneid,2@laneid)]", kTcgen05));
+                     "TMEM lane", "32-bit column", 16, 2, shard({{2, 1, "laneid"}, {8, 4, "laneid"}, {2, 2, "laneid"}}), kTcgen05));
   out.push_back(make("tcgen05.ld.16x128b",
                      "tcgen05.ld.16x128b.x1, one warp: lane l reads rows l/4 + 8r, column l%4", "TMEM lane",
-                     "32-bit column", 16, 4, "S[(2,8,4):(1@reg,4@laneid,1@laneid)]", kTcgen05));
+                     "32-bit column", 16, 4, shard({{2, 1, "reg"}, {8, 4, "laneid"}, {4, 1, "laneid"}}), kTcgen05));
   out.push_back(make("tcgen05.ld.16x256b",
                      "tcgen05.ld.16x256b.x1, one warp: lane l reads rows l/4 + 8*(r/2), columns 2*(l%4) + r%2",
-                     "TMEM lane", "32-bit column", 16, 8, kM16N8Accum, kTcgen05));
+                     "TMEM lane", "32-bit column", 16, 8, shard(kM16N8Accum), kTcgen05));
 }
 
 std::vector<Fragment> build_catalog() {

@@ -1,10 +1,10 @@
 #pragma once
 // The register-fragment catalog: which thread and register holds each element of the tiles that
-// tensor-core and matrix-load instructions read or write (PTX ISA "Matrix Fragments" figures,
-// facts.md, seeds/004; formulas per entry in docs/hardware.md).
+// tensor-core and matrix-load instructions read or write (PTX ISA "Matrix Fragments" figures;
+// formulas per entry in docs/hardware.md).
 //
-// Every entry is an lp::Layout written in TIRx notation and parsed: the logical tile is
-// (rows, cols), flattened row-major (seed 001), and mapped to the axes
+// Every entry is an lp::Layout built as a TIRx shard (print_tirx shows it in that notation): the
+// logical tile is (rows, cols), flattened row-major, and mapped to the axes
 //   warpid  warp of the warpgroup (wgmma, tcgen05.ld.32x32b; absent elsewhere),
 //   laneid  lane of the warp,
 //   reg     the element's index in the instruction's per-thread fragment, in PTX order
@@ -26,7 +26,6 @@ struct Fragment {
   std::string col_name;
   int64_t rows = 0;
   int64_t cols = 0;
-  std::string tirx;       ///< the TIRx text `layout` was parsed from
   std::string source;     ///< where the mapping is specified
   lp::Layout layout;
 };

@@ -11,15 +11,15 @@ namespace lp::rules {
 
 namespace {
 
-using Value = std::variant<Layout, algebra::Tiler>;
+using Value = std::variant<Layout, Tiler>;
 
-algebra::Tiler as_tiler(const Value& v) {
-  if (auto* t = std::get_if<algebra::Tiler>(&v)) return *t;
-  return algebra::Tiler::of(algebra::from_ir(std::get<Layout>(v)));
+algebra::CuteTiler as_tiler(const Value& v) {
+  if (auto* t = std::get_if<Tiler>(&v)) return algebra::to_cute(*t);
+  return algebra::CuteTiler::of(algebra::from_ir(std::get<Layout>(v)));
 }
 
 algebra::Operand as_compose_operand(const Value& v) {
-  if (auto* t = std::get_if<algebra::Tiler>(&v)) return *t;
+  if (auto* t = std::get_if<Tiler>(&v)) return algebra::to_cute(*t);
   return std::get<Layout>(v);
 }
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "analyzer/annotate/AnnotationParser.h"
-#include "solver/Params.h"
+#include "analyzer/ir/Parametric.h"
 
 namespace lp::rules {
 

@@ -5,7 +5,7 @@
 #include <optional>
 
 #include "analyzer/ir/Layout.h"
-#include "solver/Params.h"
+#include "analyzer/ir/Parametric.h"
 #include "solver/Result.h"
 
 namespace lp {

@@ -9,7 +9,7 @@
 #include <z3++.h>
 
 #include "analyzer/ir/Layout.h"
-#include "solver/Params.h"
+#include "analyzer/ir/Parametric.h"
 
 namespace lp {
 

@@ -8,20 +8,24 @@
 
 #include "analyzer/algebra/CuteLayout.h"
 #include "analyzer/ir/Swizzle.h"
+#include "analyzer/ir/Tiler.h"
 
 namespace lp::algebra {
 
 /// A tiler operand: a layout, CuTe's `_` (keep the mode), or a tuple of tilers (one per mode).
-struct Tiler {
+struct CuteTiler {
   enum class Kind { Layout, Underscore, Tuple };
   Kind kind = Kind::Layout;
   CuteLayout layout;
-  std::vector<Tiler> parts;
+  std::vector<CuteTiler> parts;
 
-  static Tiler of(CuteLayout l) { return Tiler{Kind::Layout, std::move(l), {}}; }
-  static Tiler underscore() { return Tiler{Kind::Underscore, {}, {}}; }
-  static Tiler tuple(std::vector<Tiler> parts) { return Tiler{Kind::Tuple, {}, std::move(parts)}; }
+  static CuteTiler of(CuteLayout l) { return CuteTiler{Kind::Layout, std::move(l), {}}; }
+  static CuteTiler underscore() { return CuteTiler{Kind::Underscore, {}, {}}; }
+  static CuteTiler tuple(std::vector<CuteTiler> parts) { return CuteTiler{Kind::Tuple, {}, std::move(parts)}; }
 };
+
+/// A tiler of IR layouts as the algebra reads it. Throws AlgebraError where a layout is not plain.
+CuteTiler to_cute(const Tiler& t);
 
 // Simplification (coalesce.cpp)
 CuteLayout coalesce(const CuteLayout& l);
@@ -34,7 +38,7 @@ CuteLayout filter(const CuteLayout& l);
 /// lhs o rhs for layouts, including rhs strides that are scaled bases `_1@i` (select mode i).
 CuteLayout composition(const CuteLayout& lhs, const CuteLayout& rhs);
 /// lhs o tiler: per-mode for tuples (untiled trailing modes of lhs are dropped).
-CuteLayout composition(const CuteLayout& lhs, const Tiler& tiler);
+CuteLayout composition(const CuteLayout& lhs, const CuteTiler& tiler);
 
 // Complement (Complement.cpp)
 /// complement(L, cotarget) for an integer cotarget.
@@ -50,11 +54,11 @@ CuteLayout left_inverse(const CuteLayout& l);
 Int max_common_vector(const CuteLayout& a, const CuteLayout& b);
 
 // Divides and products (DivideProduct.cpp)
-CuteLayout logical_divide(const CuteLayout& l, const Tiler& t);
-CuteLayout zipped_divide(const CuteLayout& l, const Tiler& t);
-CuteLayout tiled_divide(const CuteLayout& l, const Tiler& t);
-CuteLayout flat_divide(const CuteLayout& l, const Tiler& t);
-CuteLayout logical_product(const CuteLayout& a, const Tiler& b);
+CuteLayout logical_divide(const CuteLayout& l, const CuteTiler& t);
+CuteLayout zipped_divide(const CuteLayout& l, const CuteTiler& t);
+CuteLayout tiled_divide(const CuteLayout& l, const CuteTiler& t);
+CuteLayout flat_divide(const CuteLayout& l, const CuteTiler& t);
+CuteLayout logical_product(const CuteLayout& a, const CuteTiler& b);
 CuteLayout blocked_product(const CuteLayout& a, const CuteLayout& b);
 CuteLayout raked_product(const CuteLayout& a, const CuteLayout& b);
 /// tile_to_shape(block, target) with CuTe's default column-major mode order.

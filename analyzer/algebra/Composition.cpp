@@ -115,13 +115,24 @@ CuteLayout composition(const CuteLayout& lhs, const CuteLayout& rhs) {
   return composition_impl(coalesce_x_by(lhs, coprofile(rhs)), rhs);
 }
 
-CuteLayout composition(const CuteLayout& lhs, const Tiler& tiler) {
+CuteTiler to_cute(const Tiler& t) {
+  switch (t.kind) {
+    case Tiler::Kind::Layout: return CuteTiler::of(from_ir(*t.layout));
+    case Tiler::Kind::Underscore: return CuteTiler::underscore();
+    case Tiler::Kind::Tuple: break;
+  }
+  std::vector<CuteTiler> parts;
+  for (const Tiler& p : t.parts) parts.push_back(to_cute(p));
+  return CuteTiler::tuple(std::move(parts));
+}
+
+CuteLayout composition(const CuteLayout& lhs, const CuteTiler& tiler) {
   switch (tiler.kind) {
-    case Tiler::Kind::Underscore:
+    case CuteTiler::Kind::Underscore:
       return lhs;
-    case Tiler::Kind::Layout:
+    case CuteTiler::Kind::Layout:
       return composition(lhs, tiler.layout);
-    case Tiler::Kind::Tuple: {
+    case CuteTiler::Kind::Tuple: {
       if (tiler.parts.size() > lhs.rank())
         throw CuteRejects(fmt::format("a rank-{} tiler on a rank-{} layout", tiler.parts.size(), lhs.rank()));
       std::vector<CuteLayout> modes;

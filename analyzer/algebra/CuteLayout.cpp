@@ -157,17 +157,7 @@ CuteLayout compact_col_major(const CuteLayout& shape_tree, Int current) {
 }
 
 CuteLayout from_ir(const Layout& in) {
-  if (!in.has_domain()) throw AlgebraError("the layout has no shape (a bare descriptor); the algebra needs a domain");
-  if (!in.replicas().empty())
-    throw AlgebraError("the layout has replicas (R[...]); CuTe's algebra is defined on layouts with one image per index");
-  if (!in.stages().empty())
-    throw AlgebraError("the layout is a composed layout (swizzle or offset stage); this operation takes a plain layout");
-  if (std::any_of(in.offset().begin(), in.offset().end(), [](int64_t v) { return v != 0; }))
-    throw AlgebraError("the layout has a constant offset; CuTe's algebra is defined on offset-free layouts");
-  for (const Axis& a : in.axes())
-    if (!a.is_memory() && !a.is_basis())
-      throw AlgebraError(fmt::format("the layout uses the named axis '{}'; CuTe's algebra works on integer and "
-                                     "scaled-basis strides", a.spelling()));
+  if (auto problem = plain_cute_problem(in)) throw AlgebraError(*problem);
   const Layout l = in.with_order(IndexOrder::Colex);
   size_t next = 0;
   return tree_from(l, l.nest(), next);

@@ -11,7 +11,7 @@ namespace {
 
 // CuTe's transform_layout(layout, tiler, f): f on the paired modes, the layout's extra modes kept.
 template <class F>
-CuteLayout per_mode(const CuteLayout& l, const Tiler& t, const char* op, F f) {
+CuteLayout per_mode(const CuteLayout& l, const CuteTiler& t, const char* op, F f) {
   if (t.parts.size() > l.rank())
     throw CuteRejects(fmt::format("{}: too many modes in tiler ({} for a rank-{} layout)", op, t.parts.size(), l.rank()));
   std::vector<CuteLayout> modes;
@@ -20,8 +20,8 @@ CuteLayout per_mode(const CuteLayout& l, const Tiler& t, const char* op, F f) {
 }
 
 // CuTe's zip2_by(layout, guide): ((A,a),((B,b),...)) guided by (X,(X,...)) -> ((A,B,...),(a,b,...)).
-CuteLayout zip2_by(const CuteLayout& l, const Tiler& guide) {
-  if (guide.kind != Tiler::Kind::Tuple) {
+CuteLayout zip2_by(const CuteLayout& l, const CuteTiler& guide) {
+  if (guide.kind != CuteTiler::Kind::Tuple) {
     if (l.rank() != 2 || l.is_leaf)
       throw CuteRejects("zip2_by: \"Mismatched ranks\" (a `_` tiler mode leaves a mode that is not rank 2)");
     return l;
@@ -65,29 +65,29 @@ CuteLayout product_of_layouts(const CuteLayout& block, const CuteLayout& tiler) 
 
 }  // namespace
 
-CuteLayout logical_divide(const CuteLayout& l, const Tiler& t) {
+CuteLayout logical_divide(const CuteLayout& l, const CuteTiler& t) {
   switch (t.kind) {
-    case Tiler::Kind::Underscore:
+    case CuteTiler::Kind::Underscore:
       return l;
-    case Tiler::Kind::Tuple:
-      return per_mode(l, t, "logical_divide", [](const CuteLayout& m, const Tiler& x) { return logical_divide(m, x); });
-    case Tiler::Kind::Layout:
+    case CuteTiler::Kind::Tuple:
+      return per_mode(l, t, "logical_divide", [](const CuteLayout& m, const CuteTiler& x) { return logical_divide(m, x); });
+    case CuteTiler::Kind::Layout:
       break;
   }
   const CuteLayout rest = complement(t.layout, flat_shape(coalesce(l)));
   return composition(l, CuteLayout::tuple({t.layout, rest}));
 }
 
-CuteLayout zipped_divide(const CuteLayout& l, const Tiler& t) { return zip2_by(logical_divide(l, t), t); }
+CuteLayout zipped_divide(const CuteLayout& l, const CuteTiler& t) { return zip2_by(logical_divide(l, t), t); }
 
-CuteLayout tiled_divide(const CuteLayout& l, const Tiler& t) {
+CuteLayout tiled_divide(const CuteLayout& l, const CuteTiler& t) {
   const CuteLayout z = zipped_divide(l, t);
   std::vector<CuteLayout> modes{z.modes[0]};
   unpack_into(modes, z.modes[1]);
   return CuteLayout::tuple(std::move(modes));
 }
 
-CuteLayout flat_divide(const CuteLayout& l, const Tiler& t) {
+CuteLayout flat_divide(const CuteLayout& l, const CuteTiler& t) {
   const CuteLayout z = zipped_divide(l, t);
   std::vector<CuteLayout> modes;
   unpack_into(modes, z.modes[0]);
@@ -95,13 +95,13 @@ CuteLayout flat_divide(const CuteLayout& l, const Tiler& t) {
   return CuteLayout::tuple(std::move(modes));
 }
 
-CuteLayout logical_product(const CuteLayout& a, const Tiler& b) {
+CuteLayout logical_product(const CuteLayout& a, const CuteTiler& b) {
   switch (b.kind) {
-    case Tiler::Kind::Underscore:
+    case CuteTiler::Kind::Underscore:
       return a;
-    case Tiler::Kind::Tuple:
-      return per_mode(a, b, "logical_product", [](const CuteLayout& m, const Tiler& x) { return logical_product(m, x); });
-    case Tiler::Kind::Layout:
+    case CuteTiler::Kind::Tuple:
+      return per_mode(a, b, "logical_product", [](const CuteLayout& m, const CuteTiler& x) { return logical_product(m, x); });
+    case CuteTiler::Kind::Layout:
       break;
   }
   return product_of_layouts(a, b.layout);

@@ -60,16 +60,16 @@ Layout core_of(const Layout& l) {
 
 Int size_of(const CuteLayout& l) { return l.size(); }
 
-Check verify_divide(const CuteLayout& l, const Tiler& t, const CuteLayout& d) {
+Check verify_divide(const CuteLayout& l, const CuteTiler& t, const CuteLayout& d) {
   switch (t.kind) {
-    case Tiler::Kind::Underscore:
+    case CuteTiler::Kind::Underscore:
       return Check::legal();
-    case Tiler::Kind::Tuple: {
+    case CuteTiler::Kind::Tuple: {
       std::vector<Check> checks;
       for (size_t i = 0; i < t.parts.size(); ++i) checks.push_back(verify_divide(l.mode(i), t.parts[i], d.mode(i)));
       return combine(checks);
     }
-    case Tiler::Kind::Layout:
+    case CuteTiler::Kind::Layout:
       break;
   }
   std::vector<Int> shape;
@@ -84,16 +84,16 @@ Check verify_divide(const CuteLayout& l, const Tiler& t, const CuteLayout& d) {
   return combine({c, k});
 }
 
-Check verify_product(const CuteLayout& a, const Tiler& b, const CuteLayout& p) {
+Check verify_product(const CuteLayout& a, const CuteTiler& b, const CuteLayout& p) {
   switch (b.kind) {
-    case Tiler::Kind::Underscore:
+    case CuteTiler::Kind::Underscore:
       return Check::legal();
-    case Tiler::Kind::Tuple: {
+    case CuteTiler::Kind::Tuple: {
       std::vector<Check> checks;
       for (size_t i = 0; i < b.parts.size(); ++i) checks.push_back(verify_product(a.mode(i), b.parts[i], p.mode(i)));
       return combine(checks);
     }
-    case Tiler::Kind::Layout:
+    case CuteTiler::Kind::Layout:
       break;
   }
   const int64_t cotarget = (a.size() * b.layout.cosize()).value;
@@ -118,7 +118,7 @@ Check verify_rank_product(const CuteLayout& a, const CuteLayout& b, const CuteLa
   const size_t rank = std::max(a.rank(), b.rank());
   const CuteLayout pa = append_to_rank(a, rank);
   const CuteLayout p = padded_product(a, b);
-  return combine({verify_product(pa, Tiler::of(append_to_rank(b, rank)), p), check_regrouping(p, r, what)});
+  return combine({verify_product(pa, CuteTiler::of(append_to_rank(b, rank)), p), check_regrouping(p, r, what)});
 }
 
 }  // namespace
@@ -158,7 +158,7 @@ Outcome op_complement(const Layout& in, std::optional<Int> cotarget) {
              });
 }
 
-Outcome op_divide(DivideKind kind, const Layout& in, const Tiler& t) {
+Outcome op_divide(DivideKind kind, const Layout& in, const CuteTiler& t) {
   const CuteLayout l = from_ir(in);
   switch (kind) {
     case DivideKind::Logical:
@@ -183,7 +183,7 @@ Outcome op_divide(DivideKind kind, const Layout& in, const Tiler& t) {
   throw AlgebraError("unknown divide");
 }
 
-Outcome op_logical_product(const Layout& in, const Tiler& b) {
+Outcome op_logical_product(const Layout& in, const CuteTiler& b) {
   const CuteLayout a = from_ir(in);
   return run("logical_product", [&] { return logical_product(a, b); },
              [&](const CuteLayout& r) { return verify_product(a, b, r); });
@@ -289,15 +289,15 @@ Outcome op_compose(const Operand& a, const Operand& b) {
     o.check = within_budget([&] { return check_layout_after_swizzle(core, *sb, r); });
     return o;
   }
-  if (const auto* tb = std::get_if<Tiler>(&b)) {
+  if (const auto* tb = std::get_if<CuteTiler>(&b)) {
     if (!la->stages().empty()) throw AlgebraError("composing a swizzled layout with a tiler tuple is not supported");
     const CuteLayout core = from_ir(*la);
     return run("compose", [&] { return composition(core, *tb); }, [&](const CuteLayout& r) {
       std::vector<Check> checks;
       for (size_t i = 0; i < tb->parts.size(); ++i)
-        if (tb->parts[i].kind == Tiler::Kind::Layout)
+        if (tb->parts[i].kind == CuteTiler::Kind::Layout)
           checks.push_back(check_composition(to_ir(core.mode(i)), core.mode(i), tb->parts[i].layout, to_ir(r.mode(i))));
-        else if (tb->parts[i].kind == Tiler::Kind::Tuple)
+        else if (tb->parts[i].kind == CuteTiler::Kind::Tuple)
           throw AlgebraError("nested tiler tuples in compose are not supported");
       return combine(checks);
     });

@@ -22,7 +22,7 @@ struct Outcome {
 };
 
 /// An operand of compose: a layout (possibly `Sw o O o L`), a bare swizzle, or a tiler tuple.
-using Operand = std::variant<Layout, Swizzle, Tiler>;
+using Operand = std::variant<Layout, Swizzle, CuteTiler>;
 
 Outcome op_coalesce(const Layout& l);
 Outcome op_filter_zeros(const Layout& l);
@@ -30,8 +30,8 @@ Outcome op_filter(const Layout& l);
 Outcome op_compose(const Operand& a, const Operand& b);
 Outcome op_complement(const Layout& l, std::optional<Int> cotarget);
 enum class DivideKind { Logical, Zipped, Tiled, Flat };
-Outcome op_divide(DivideKind kind, const Layout& l, const Tiler& t);
-Outcome op_logical_product(const Layout& a, const Tiler& b);
+Outcome op_divide(DivideKind kind, const Layout& l, const CuteTiler& t);
+Outcome op_logical_product(const Layout& a, const CuteTiler& b);
 Outcome op_blocked_product(const Layout& a, const Layout& b);
 Outcome op_raked_product(const Layout& a, const Layout& b);
 Outcome op_tile_to_shape(const Layout& block, const std::vector<Int>& target);

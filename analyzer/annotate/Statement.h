@@ -154,7 +154,7 @@ struct DescDecl {
 struct TilerExpr {
   std::string text;  ///< as written, brackets included
   SourceLoc loc;     ///< its '['
-  algebra::Tiler tiler;
+  Tiler tiler;
 };
 
 /// An operand of compose/divide: a declared name, a layout in backquotes, or (as B of `A o B` and

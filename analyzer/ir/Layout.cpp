@@ -322,6 +322,21 @@ Layout Layout::with_order(IndexOrder order) const {
   return Layout::make(std::move(q));
 }
 
+std::optional<std::string> plain_cute_problem(const Layout& in) {
+  if (!in.has_domain()) return "the layout has no shape (a bare descriptor); the algebra needs a domain";
+  if (!in.replicas().empty())
+    return "the layout has replicas (R[...]); CuTe's algebra is defined on layouts with one image per index";
+  if (!in.stages().empty())
+    return "the layout is a composed layout (swizzle or offset stage); this operation takes a plain layout";
+  if (std::any_of(in.offset().begin(), in.offset().end(), [](int64_t v) { return v != 0; }))
+    return "the layout has a constant offset; CuTe's algebra is defined on offset-free layouts";
+  for (const Axis& a : in.axes())
+    if (!a.is_memory() && !a.is_basis())
+      return fmt::format("the layout uses the named axis '{}'; CuTe's algebra works on integer and scaled-basis strides",
+                         a.spelling());
+  return std::nullopt;
+}
+
 std::vector<Point> image(const Layout& layout) {
   int64_t n = layout.size();
   if (n > kMaxEnumeration / std::max<int64_t>(1, layout.replica_count()))

@@ -165,6 +165,11 @@ class Layout {
 /// Upper bound on the domain size that image()/preimage() will enumerate.
 inline constexpr int64_t kMaxEnumeration = int64_t{1} << 24;
 
+/// Why `layout` is not a plain CuTe layout (a domain, one image per index, no stages, no offset,
+/// integer or scaled-basis strides only), the form CuTe's algebra and tilers take; nullopt when it
+/// is one.
+std::optional<std::string> plain_cute_problem(const Layout& layout);
+
 /// Every distinct image of the layout, sorted. Throws LayoutError above kMaxEnumeration points.
 std::vector<Point> image(const Layout& layout);
 /// Every 1-D index with `target` among its images, ascending. Same limit as image().

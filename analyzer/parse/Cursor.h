@@ -10,25 +10,9 @@
 #include <vector>
 
 #include "analyzer/diag/Diagnostic.h"
+#include "analyzer/ir/Parametric.h"
 
 namespace lp {
-
-/// A symbolic integer parameter a layout may use for an extent or a stride: a dynamic extent
-/// such as M with M % 64 == 0 and 64 <= M <= 2^20. Invariant: 1 <= lo <= hi, multiple >= 1.
-struct ParamSpec {
-  std::string name;
-  int64_t lo = 1, hi = 1, multiple = 1;
-};
-
-/// One place a parameter stands in a parsed layout: coeff * param.
-struct ParamUse {
-  enum class Field { Extent, Stride, ReplicaExtent, ReplicaStride };
-  size_t mode = 0;   ///< index into Layout::modes(), or into Layout::replicas() for Replica*
-  Field field = Field::Extent;
-  size_t axis = 0;   ///< for strides: the axis the stride moves along
-  size_t param = 0;  ///< index into the declared ParamSpecs
-  int64_t coeff = 1;
-};
 
 /// A parameter term as written: `M`, `2*M`, `M*2`.
 struct ParamTerm {

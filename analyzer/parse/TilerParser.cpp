@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "analyzer/algebra/CuteLayout.h"
 #include "analyzer/parse/Parsers.h"
 
 namespace lp {
@@ -15,24 +14,21 @@ bool item_ends_at(std::string_view t, size_t p) {
   return p == t.size() || t[p] == ',' || t[p] == ']';
 }
 
-algebra::Tiler layout_item(Cursor& c) {
+Tiler layout_item(Cursor& c) {
   c.skip_ws();
   const size_t at = c.pos();
   Layout l = is_cpp_spelling(c.text().substr(at)) ? parse_cpp_spelling(c) : parse_cute(c);
-  try {
-    return algebra::Tiler::of(algebra::from_ir(l));
-  } catch (const std::exception& e) {
-    c.fail_at(at, fmt::format("this layout cannot be a tiler: {}", e.what()));
-  }
+  if (auto problem = plain_cute_problem(l)) c.fail_at(at, fmt::format("this layout cannot be a tiler: {}", *problem));
+  return Tiler::of(std::move(l));
 }
 
 }  // namespace
 
-algebra::Tiler parse_tiler(Cursor& c) {
+Tiler parse_tiler(Cursor& c) {
   Cursor::Depth guard(c);
   c.skip_ws();
   if (!c.consume("[")) return layout_item(c);
-  std::vector<algebra::Tiler> parts;
+  std::vector<Tiler> parts;
   if (c.peek() == ']') c.fail_expected("a tiler item (a layout, an extent such as _8, or _) inside '[ ]'");
   do {
     c.skip_ws();
@@ -42,7 +38,7 @@ algebra::Tiler parse_tiler(Cursor& c) {
       parts.push_back(parse_tiler(c));
     } else if (c.peek_raw() == '_' && item_ends_at(t, at + 1)) {
       c.set_pos(at + 1);
-      parts.push_back(algebra::Tiler::underscore());
+      parts.push_back(Tiler::underscore());
     } else {
       // An extent N (N:_1) is a bare integer, `_N` or `N`, alone in its item.
       size_t digits = at + (c.peek_raw() == '_' ? 1 : 0);
@@ -53,20 +49,21 @@ algebra::Tiler parse_tiler(Cursor& c) {
         c.set_pos(digits);
         const int64_t n = c.parse_int("a tiler extent");
         if (n < 1) c.fail_at(at, fmt::format("a tiler extent must be at least 1, not {}", n));
-        parts.push_back(algebra::Tiler::of(algebra::CuteLayout::leaf(algebra::Int{n, is_static}, algebra::Int{1, true})));
+        parts.push_back(Tiler::of(Layout::make(LayoutParts{IndexOrder::Colex, {Axis::memory()},
+                                                          {Mode{n, {1}, is_static, true}}, Nest::make_leaf(), {}, {}, {}})));
       } else {
         parts.push_back(layout_item(c));
       }
     }
   } while (c.consume(","));
   c.expect("]", "or ',' in the tiler");
-  return algebra::Tiler::tuple(std::move(parts));
+  return Tiler::tuple(std::move(parts));
 }
 
-algebra::Tiler parse_tiler(std::shared_ptr<const SourceText> src, ParseLimits limits) {
+Tiler parse_tiler(std::shared_ptr<const SourceText> src, ParseLimits limits) {
   Cursor c(std::move(src), limits);
   if (c.at_end()) c.fail_at(c.pos(), "expected a tiler ([T0, T1, ...] or a layout), found an empty text");
-  algebra::Tiler t = parse_tiler(c);
+  Tiler t = parse_tiler(c);
   if (!c.at_end()) c.fail_expected("the end of the tiler");
   return t;
 }

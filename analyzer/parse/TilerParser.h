@@ -4,7 +4,7 @@
 // tuples; or a single layout. The divides, products and by-mode compositions take them.
 #include <memory>
 
-#include "analyzer/algebra/Algorithms.h"
+#include "analyzer/ir/Tiler.h"
 #include "analyzer/parse/Cursor.h"
 
 namespace lp {
@@ -12,9 +12,9 @@ namespace lp {
 /// Reads one tiler at the cursor and leaves the cursor after it. Malformed text, a layout the
 /// algebra cannot hold (a swizzle, a replica) and nesting deeper than the limit are diagnostics
 /// located in the text.
-algebra::Tiler parse_tiler(Cursor& c);
+Tiler parse_tiler(Cursor& c);
 
 /// Parses all of `src` as one tiler. Throws DiagnosticError on any malformed input.
-algebra::Tiler parse_tiler(std::shared_ptr<const SourceText> src, ParseLimits limits = {});
+Tiler parse_tiler(std::shared_ptr<const SourceText> src, ParseLimits limits = {});
 
 }  // namespace lp

@@ -36,9 +36,9 @@ std::string cpp_tree(const CuteLayout& l, bool stride) {
 
 std::string cpp_layout(const CuteLayout& l) { return fmt::format("make_layout({},{})", cpp_tree(l, false), cpp_tree(l, true)); }
 
-std::string cpp_tiler(const Tiler& t) {
-  if (t.kind == Tiler::Kind::Underscore) return "_";
-  if (t.kind == Tiler::Kind::Layout) return cpp_layout(t.layout);
+std::string cpp_tiler(const CuteTiler& t) {
+  if (t.kind == CuteTiler::Kind::Underscore) return "_";
+  if (t.kind == CuteTiler::Kind::Layout) return cpp_layout(t.layout);
   std::string s = "make_tile(";
   for (size_t i = 0; i < t.parts.size(); ++i) s += (i ? "," : "") + cpp_tiler(t.parts[i]);
   return s + ")";
@@ -128,18 +128,18 @@ void generate(Suite& s) {
   for (int i = 0; i < 250; ++i) {
     g.allow_dynamic = i % 4 == 0;
     CuteLayout l = g.compact();
-    Tiler t = Tiler::of(g.chance(0.5) ? g.compact(2) : g.any(2));
+    CuteTiler t = CuteTiler::of(g.chance(0.5) ? g.compact(2) : g.any(2));
     if (l.rank() >= 2 && g.chance(0.5)) {
-      std::vector<Tiler> parts;
+      std::vector<CuteTiler> parts;
       for (size_t k = 0; k < 2; ++k)
-        parts.push_back(g.chance(0.2) ? Tiler::underscore()
-                                      : Tiler::of(CuteLayout::leaf(g.value(g.pick({1, 2, 4})), g.value(g.pick({1, 2})))));
-      t = Tiler::tuple(parts);
+        parts.push_back(g.chance(0.2) ? CuteTiler::underscore()
+                                      : CuteTiler::of(CuteLayout::leaf(g.value(g.pick({1, 2, 4})), g.value(g.pick({1, 2})))));
+      t = CuteTiler::tuple(parts);
     }
     const std::string d = cute_text(l) + " / tiler";
     s.add("logical_divide", d, fmt::format("logical_divide({},{})", cpp_layout(l), cpp_tiler(t)),
           [=] { return op_divide(DivideKind::Logical, to_ir(l), t); });
-    const bool zip_ok = t.kind == Tiler::Kind::Tuple;
+    const bool zip_ok = t.kind == CuteTiler::Kind::Tuple;
     if (zip_ok) {
       s.add("zipped_divide", d, fmt::format("zipped_divide({},{})", cpp_layout(l), cpp_tiler(t)),
             [=] { return op_divide(DivideKind::Zipped, to_ir(l), t); });
@@ -155,7 +155,7 @@ void generate(Suite& s) {
     CuteLayout b = g.chance(0.6) ? g.compact(2) : g.any(2);
     const std::string d = cute_text(a) + " * " + cute_text(b);
     s.add("logical_product", d, fmt::format("logical_product({},{})", cpp_layout(a), cpp_layout(b)),
-          [=] { return op_logical_product(to_ir(a), Tiler::of(b)); });
+          [=] { return op_logical_product(to_ir(a), CuteTiler::of(b)); });
     s.add("blocked_product", d, fmt::format("blocked_product({},{})", cpp_layout(a), cpp_layout(b)),
           [=] { return op_blocked_product(to_ir(a), to_ir(b)); });
     s.add("raked_product", d, fmt::format("raked_product({},{})", cpp_layout(a), cpp_layout(b)),

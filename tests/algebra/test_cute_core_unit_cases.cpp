@@ -232,7 +232,7 @@ TEST_CASE("CuTe core logical_divide cases: R_0 == A o B, R == A o (B, complement
   for (const PairCase& k : kDivideCases) {
     INFO("logical_divide " << k.a << " / " << k.b);
     const CuteLayout ca = cute(k.a), cb = cute(k.b);
-    const Outcome o = op_divide(DivideKind::Logical, ir(k.a), Tiler::of(cb));
+    const Outcome o = op_divide(DivideKind::Logical, ir(k.a), CuteTiler::of(cb));
     REQUIRE(o.layout);
     INFO("=> " << *o.text << ": " << o.check.reason);
     // CuTe's assertions: rank 2, mode 0 compatible with B (same size; here also the same function A o B).
@@ -274,7 +274,7 @@ TEST_CASE("CuTe core logical_product cases: R_0 == A, R_1 == complement o B; ver
   for (const PairCase& k : kProductCases) {
     INFO("logical_product " << k.a << " x " << k.b);
     const CuteLayout ca = cute(k.a), cb = cute(k.b);
-    const Outcome o = op_logical_product(ir(k.a), Tiler::of(cb));
+    const Outcome o = op_logical_product(ir(k.a), CuteTiler::of(cb));
     REQUIRE(o.layout);
     INFO("=> " << *o.text << ": " << o.check.reason);
     // CuTe's assertions: rank 2, layout<0>(R) == A (printed identically), compatible(B, R_1).

@@ -49,7 +49,7 @@ TEST_CASE("facts: complement((4,2):(1,10)) = 2:4 leaves holes", "[algebra][facts
 }
 
 TEST_CASE("facts: composition with a tuple tiler drops untiled modes; logical_divide keeps them", "[algebra][facts]") {
-  const Tiler t = Tiler::tuple({Tiler::of(cute("_4:_1"))});
+  const CuteTiler t = CuteTiler::tuple({CuteTiler::of(cute("_4:_1"))});
   CHECK(*op_compose(ir("(_12,_8):(_8,_1)"), t).text == "(_4):(_8)");
   CHECK(*op_divide(DivideKind::Logical, ir("(_12,_8):(_8,_1)"), t).text == "((_4,_3),_8):((_8,_32),_1)");
 }
@@ -75,14 +75,14 @@ TEST_CASE("seed 003 complement: complement(4:32, 256) is (_32,_2):(_1,_128), not
 
 TEST_CASE("seed 003 divide and product", "[algebra][seed003]") {
   // logical_divide(128:1, 32:1): the seed is right.
-  CHECK(*op_divide(DivideKind::Logical, ir("_128:_1"), Tiler::of(cute("_32:_1"))).text == "(_32,_4):(_1,_32)");
+  CHECK(*op_divide(DivideKind::Logical, ir("_128:_1"), CuteTiler::of(cute("_32:_1"))).text == "(_32,_4):(_1,_32)");
   // logical_product(128:1, 4:32): the seed says (4:128); CuTe computes complement(A, 128*cosize(B)=12416)
   // = 97:128, and 97:128 o 4:32 = 4:4096.
-  const Outcome p = op_logical_product(ir("_128:_1"), Tiler::of(cute("_4:_32")));
+  const Outcome p = op_logical_product(ir("_128:_1"), CuteTiler::of(cute("_4:_32")));
   CHECK(*p.text == "(_128,_4):(_1,_4096)");
   CHECK(p.check.verdict == Verdict::Legal);
   // The seed calls B = <4:1> illegal (overlap); CuTe gives (_128,_4):(_1,_128), a bijection onto [0,512).
-  const Outcome q = op_logical_product(ir("_128:_1"), Tiler::of(cute("_4:_1")));
+  const Outcome q = op_logical_product(ir("_128:_1"), CuteTiler::of(cute("_4:_1")));
   CHECK(*q.text == "(_128,_4):(_1,_128)");
   CHECK(q.check.verdict == Verdict::Legal);
 }

@@ -143,12 +143,12 @@ TEST_CASE("compact layouts: complement, divide, product and inverses are legal",
       else divides = false;
     }
     if (divides && rem == 1) {
-      const Outcome d = op_divide(DivideKind::Logical, to_ir(l), Tiler::of(CuteLayout::leaf(Int{tile, true}, Int{1, true})));
+      const Outcome d = op_divide(DivideKind::Logical, to_ir(l), CuteTiler::of(CuteLayout::leaf(Int{tile, true}, Int{1, true})));
       CHECK(d.check.verdict == Verdict::Legal);
       CHECK(values(*d.layout).size() == static_cast<size_t>(size));
     }
     const CuteLayout b = g.compact(2);
-    const Outcome p = op_logical_product(to_ir(l), Tiler::of(b));
+    const Outcome p = op_logical_product(to_ir(l), CuteTiler::of(b));
     CHECK(p.check.verdict == Verdict::Legal);
     const std::vector<int64_t> pv = values(*p.layout);
     CHECK(injective(pv));
@@ -189,7 +189,7 @@ TEST_CASE("divide: legal means every tile point lands in the layout's domain", "
     const CuteLayout l = g.compact();
     const CuteLayout t = g.any(2);
     INFO(cute_text(l) << " / " << cute_text(t));
-    const Outcome d = op_divide(DivideKind::Zipped, to_ir(l), Tiler::tuple({Tiler::of(t)}));
+    const Outcome d = op_divide(DivideKind::Zipped, to_ir(l), CuteTiler::tuple({CuteTiler::of(t)}));
     if (!d.text) continue;
     if (d.check.verdict == Verdict::Legal) {
       // Each mode-0 tile is T, so the values on the tile equal L at T's points.

@@ -179,7 +179,7 @@ TEST_CASE("tilers in compose and divide: file positions and located errors", "[a
   REQUIRE(t.tiler.parts.size() == 2);
   const auto& c = std::get<TilerExpr>(std::get<ComposeDecl>(r.statements[2].body).b);
   CHECK(lc(c.loc) == LC{3, 18});
-  CHECK(c.tiler.parts.at(1).kind == algebra::Tiler::Kind::Underscore);
+  CHECK(c.tiler.parts.at(1).kind == lp::Tiler::Kind::Underscore);
   std::vector<std::pair<LC, std::string>> want = {
       {{4, 51}, "expected ')' or ',' in the stride tuple, found '_8'"},
       {{5, 31}, "unterminated tiler: expected a closing ']'"},

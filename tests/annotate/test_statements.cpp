@@ -172,13 +172,13 @@ TEST_CASE("compose and divide take tilers as B and as the tiler", "[annotate][st
   CHECK(t.kind == DivideKind::Tiled);
   const auto& tiler = std::get<TilerExpr>(t.tiler);
   CHECK(tiler.text == "[_2, (_3):(_2)]");
-  REQUIRE(tiler.tiler.kind == algebra::Tiler::Kind::Tuple);
-  CHECK(algebra::cute_text(tiler.tiler.parts.at(0).layout) == "_2:_1");
-  CHECK(algebra::cute_text(tiler.tiler.parts.at(1).layout) == "(_3):(_2)");
-  CHECK(std::get<TilerExpr>(body<ComposeDecl>(r, 2).b).tiler.parts.at(1).kind == algebra::Tiler::Kind::Underscore);
+  REQUIRE(tiler.tiler.kind == lp::Tiler::Kind::Tuple);
+  CHECK(algebra::cute_text(algebra::from_ir(*tiler.tiler.parts.at(0).layout)) == "_2:_1");
+  CHECK(algebra::cute_text(algebra::from_ir(*tiler.tiler.parts.at(1).layout)) == "(_3):(_2)");
+  CHECK(std::get<TilerExpr>(body<ComposeDecl>(r, 2).b).tiler.parts.at(1).kind == lp::Tiler::Kind::Underscore);
   const auto& z = std::get<TilerExpr>(body<DivideDecl>(r, 3).tiler).tiler;
-  CHECK(z.parts.at(0).kind == algebra::Tiler::Kind::Tuple);
-  CHECK(algebra::cute_text(z.parts.at(1).layout) == "2:_1");
+  CHECK(z.parts.at(0).kind == lp::Tiler::Kind::Tuple);
+  CHECK(algebra::cute_text(algebra::from_ir(*z.parts.at(1).layout)) == "2:_1");
 }
 
 TEST_CASE("coverage and every expectation", "[annotate][statements]") {

@@ -5,6 +5,7 @@
 #include <regex>
 #include <set>
 
+#include "analyzer/ir/Print.h"
 #include "hw/Fragments.h"
 
 using lp::hw::Fragment;
@@ -94,7 +95,7 @@ Reference reference_for(const std::string& name) {
 TEST_CASE("every catalog fragment matches its reference formula over the whole tile", "[hw][fragments]") {
   REQUIRE(lp::hw::fragment_catalog().size() == 68);
   for (const Fragment& f : lp::hw::fragment_catalog()) {
-    INFO(f.name << "  " << f.tirx);
+    INFO(f.name << "  " << lp::print_tirx(f.layout).text);
     const Reference ref = reference_for(f.name);
     const int64_t threads = 32 * ref.warps;
     REQUIRE(f.rows * f.cols % threads == 0);

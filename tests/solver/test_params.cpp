@@ -11,7 +11,7 @@
 #include "solver/Coverage.h"
 #include "analyzer/support/Governor.h"
 #include "solver/Injectivity.h"
-#include "solver/Params.h"
+#include "analyzer/ir/Parametric.h"
 
 namespace {
 

@@ -1,15 +1,35 @@
 #pragma once
 // Symbolic parameters of a layout: dynamic extents and strides such as M with 64 <= M <= 2^20
-// and M % 64 == 0. The parsed layout is the instance at every parameter's largest value (which
-// bounds every value, so it also fixes the Z3 width); the uses say where to substitute.
+// and M % 64 == 0. A parametric layout is held as its instance at every parameter's largest value
+// (which bounds every value, so it also fixes the Z3 width) and the uses that say where to
+// substitute (ParamUse); the parsers record the uses (analyzer/parse/Cursor.h).
+#include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "analyzer/ir/Layout.h"
-#include "analyzer/parse/Cursor.h"
 
 namespace lp {
 
+/// A symbolic integer parameter a layout may use for an extent or a stride: a dynamic extent
+/// such as M with M % 64 == 0 and 64 <= M <= 2^20. Invariant: 1 <= lo <= hi, multiple >= 1.
+struct ParamSpec {
+  std::string name;
+  int64_t lo = 1, hi = 1, multiple = 1;
+};
+
+/// One place a parameter stands in a parsed layout: coeff * param.
+struct ParamUse {
+  enum class Field { Extent, Stride, ReplicaExtent, ReplicaStride };
+  size_t mode = 0;   ///< index into Layout::modes(), or into Layout::replicas() for Replica*
+  Field field = Field::Extent;
+  size_t axis = 0;   ///< for strides: the axis the stride moves along
+  size_t param = 0;  ///< index into the declared ParamSpecs
+  int64_t coeff = 1;
+};
+
+/// The parameters of one layout: their declarations and where the layout uses them.
 struct Parametric {
   std::vector<ParamSpec> specs;
   std::vector<ParamUse> uses;

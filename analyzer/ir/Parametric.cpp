@@ -1,4 +1,4 @@
-#include "solver/Params.h"
+#include "analyzer/ir/Parametric.h"
 
 #include "analyzer/ir/Checked.h"
 
