@@ -1,4 +1,4 @@
-// `layoutproof check PATH... [--format text|json|sarif|junit] [--output FILE] [--baseline FILE] [--report DIR]`:
+// `layoutproof check PATH... [--format text|json|sarif|junit|codequality] [--output FILE] [--baseline FILE] [--report DIR]`:
 // the CI gate. Exit 1 when a finding (or an unknown) is at least as severe as --fail-on (default
 // warning), 0 otherwise, 2 for usage, configuration or internal errors.
 #include <unistd.h>
@@ -31,7 +31,8 @@ class CheckCommand : public Command {
   CLI::App* setup(CLI::App& app) override {
     auto* sub = app.add_subcommand("check", "Check every layout annotation in files and directories (the CI gate)");
     sub->add_option("paths", paths_, "Files and directories to check")->required();
-    sub->add_option("--format", format_, "text, json, sarif or junit")->check(CLI::IsMember({"text", "json", "sarif", "junit"}));
+    sub->add_option("--format", format_, "text, json, sarif, junit or codequality (GitLab)")
+        ->check(CLI::IsMember({"text", "json", "sarif", "junit", "codequality"}));
     sub->add_option("--output", output_, "Write the report here instead of standard output");
     sub->add_option("--report", report_dir_, "Also write an HTML page and a Markdown summary to this directory");
     sub->add_option("--baseline", baseline_, "Accept the findings listed in this baseline file");

@@ -17,6 +17,7 @@ std::unique_ptr<Command> make_check_command();
 std::unique_ptr<Command> make_replay_command();
 std::unique_ptr<Command> make_report_command();
 std::unique_ptr<Command> make_bench_command();
+std::unique_ptr<Command> make_completion_command();
 
 std::vector<std::string> split_commas(const std::string& text) {
   std::vector<std::string> items;
@@ -94,6 +95,7 @@ std::vector<std::unique_ptr<Command>> make_commands() {
   c.push_back(make_replay_command());
   c.push_back(make_report_command());
   c.push_back(make_bench_command());
+  c.push_back(make_completion_command());
   return c;
 }
 
