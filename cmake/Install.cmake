@@ -33,8 +33,8 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/LayoutProofConfigVersion.
 install(FILES ${PROJECT_BINARY_DIR}/LayoutProofConfig.cmake ${PROJECT_BINARY_DIR}/LayoutProofConfigVersion.cmake
         DESTINATION ${LP_CMAKE_PACKAGE_DIR})
 
-install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}
+install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/layoutproof)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/layoutproof
         FILES_MATCHING PATTERN "*.md" PATTERN "data" EXCLUDE PATTERN "images" EXCLUDE)
 
 # Man pages and completion scripts, written by the built binary itself.

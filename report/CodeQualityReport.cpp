@@ -1,5 +1,7 @@
 #include "report/CodeQualityReport.h"
 
+#include <fmt/format.h>
+
 #include <map>
 
 #include "report/Common.h"
@@ -28,7 +30,7 @@ std::string codequality_report(const CheckRun& run) {
     // no file, and is shown on the repository's root.
     if (path.empty()) path = ".";
     std::string fingerprint = f->fingerprint.empty() ? f->rule_id + ":" + path + ":" + f->message : f->fingerprint;
-    if (const size_t n = ++seen[fingerprint]; n > 1) fingerprint += "#" + std::to_string(n);
+    if (const size_t n = ++seen[fingerprint]; n > 1) fingerprint += fmt::format("#{}", n);
     ojson issue;
     issue["description"] =
         f->kind == FindingKind::Unknown ? "unknown (neither proven nor refuted): " + f->message : f->message;
