@@ -87,10 +87,17 @@ in_root sh -c 'cd /work && layoutproof check corpus/ --no-progress --baseline co
 in_root sh -c 'test -s /usr/share/man/man1/layoutproof.1.gz && test -s /usr/share/man/man1/layoutproof-check.1.gz'
 in_root test -s /usr/share/zsh/vendor-completions/_layoutproof
 in_root test -s /usr/share/doc/layoutproof/rules/LP001.md
-completion=$(in_root bash -c 'source /usr/share/bash-completion/completions/layoutproof
+# The shells find the completion where the package put it: bash-completion's loader, zsh's
+# compinit on Debian's default $fpath.
+in_root apt-get install -y -q --no-install-recommends bash-completion zsh >/dev/null
+completion=$(in_root bash -c 'source /usr/share/bash-completion/bash_completion
+  _completion_loader layoutproof
   COMP_WORDS=(layoutproof check --format ""); COMP_CWORD=3; _layoutproof; echo "${COMPREPLY[*]}"')
 echo "bash completion of 'layoutproof check --format ': $completion"
 [[ $(tr ' ' '\n' <<<"$completion" | sort | tr '\n' ' ') == "codequality json junit sarif text " ]]
+zsh_function=$(in_root zsh -fc 'autoload -Uz compinit; compinit -u -D; print -r -- $_comps[layoutproof]')
+echo "zsh completion function of layoutproof: $zsh_function"
+[[ $zsh_function == _layoutproof ]]
 
 step "docs/ci/github-workflow.yml in the root"
 ws=/github/workspace
