@@ -2,6 +2,7 @@
 // Shell completion generated from the command line's own definition: the CLI11 app every
 // subcommand has set up is walked into a tree of commands and options, and each shell's script is
 // written from that tree, so completion cannot drift from the options the driver accepts.
+// Completion.cpp also defines the hidden `layoutproof completion bash|zsh` command that prints them.
 #include <CLI/CLI.hpp>
 #include <string>
 #include <vector>

@@ -18,7 +18,6 @@
 #   LP_DEB_BUILD      the build directory (default build-release)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-src=$PWD
 build=${LP_DEB_BUILD:-build-release}
 mirror=${LP_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 [[ $(id -u) == 0 ]] || { echo "test-deb: needs root (debootstrap, chroot)"; exit 2; }

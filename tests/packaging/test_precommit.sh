@@ -13,7 +13,8 @@ lp=$(readlink -f "$1") src=$(readlink -f "$2")
 python3 -c "import pre_commit" 2>/dev/null || { echo "pre-commit is not installed (scripts/install-deps.sh)"; exit 77; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-export PATH="$(dirname "$lp"):$PATH" PRE_COMMIT_HOME=$work/cache XDG_CACHE_HOME=$work/xdg
+bindir=$(dirname "$lp")
+export PATH="$bindir:$PATH" PRE_COMMIT_HOME=$work/cache XDG_CACHE_HOME=$work/xdg
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.invalid GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.invalid
 export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
 
