@@ -12,7 +12,8 @@
 #      page and the bash completion;
 #   5. docs/ci/github-workflow.yml's job run step by step in the root (scripts/ci/run-workflow.py)
 #      on a scratch repository holding the corpus and its baseline: with a new finding the job
-#      fails and uploads a valid SARIF naming it; without, it passes.
+#      fails and uploads a valid SARIF naming it; without, it passes. docs/ci/gitlab-ci.yml's
+#      script, with the new finding, fails and leaves a code quality report naming it.
 # Prints the time of each part. Needs root (debootstrap, chroot, mount).
 #   LP_DEBIAN_MIRROR  the mirror (default http://deb.debian.org/debian)
 #   LP_DEB_BUILD      the build directory (default build-release)
@@ -118,6 +119,33 @@ where = [(r["ruleId"], r["locations"][0]["physicalLocation"]["artifactLocation"]
 print(f"uploaded: {where}")
 sys.exit(0 if where == [("LP001", "kernels/new.cu")] else 1)
 PY
+
+step "docs/ci/gitlab-ci.yml's job in the root"
+# GitLab runs the script's lines in order in one shell and fails the job at the first that fails;
+# LAYOUTPROOF_DEB_URL is pointed at the local .deb after the job's own variables.
+python3 - docs/ci/gitlab-ci.yml "$root/tmp/gitlab-job.sh" "file:///tmp/$(basename "$deb")" <<'PY'
+import shlex, sys, yaml
+job = yaml.safe_load(open(sys.argv[1]))["layoutproof"]
+with open(sys.argv[2], "w") as f:
+    for name, value in job.get("variables", {}).items():
+        f.write(f"export {name}={shlex.quote(str(value))}\n")
+    f.write(f"export LAYOUTPROOF_DEB_URL={shlex.quote(sys.argv[3])}\n")
+    f.write("\n".join(job["script"]) + "\n")
+PY
+rc=0
+in_root bash --noprofile --norc -e -c "cd $ws && . /tmp/gitlab-job.sh" >"$out/gitlab.log" 2>&1 || rc=$?
+[[ $rc == 1 ]] || { cat "$out/gitlab.log"; echo "the GitLab job with a new finding exited $rc, expected 1"; exit 1; }
+python3 - "$root$ws/gl-code-quality-report.json" <<'PY'
+import json, sys
+issues = json.load(open(sys.argv[1]))
+print(f"code quality report: {issues}")
+assert isinstance(issues, list) and len(issues) == 1, "expected exactly the new finding"
+i = issues[0]
+assert {"description", "check_name", "fingerprint", "severity", "location"} <= set(i)
+assert i["check_name"] == "LP001" and i["severity"] == "critical"
+assert i["location"] == {"path": "kernels/new.cu", "lines": {"begin": 1}}, i["location"]
+PY
 rm -rf "$root$ws/kernels" "$out"
+step "docs/ci/github-workflow.yml in the root, without the new finding"
 run_job
 step "done: build and package ${build_s}s, debootstrap ${debootstrap_s}s, the rest $((SECONDS - build_s - debootstrap_s))s"
