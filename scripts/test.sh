@@ -5,9 +5,8 @@
 #      every test, and the `layoutproof` binary the tests run, sanitized; any report fails;
 #   3. scripts/fuzz.sh: every libFuzzer target (build-fuzz/, clang) for FUZZ_SECONDS each;
 #   4. scripts/test-deb.sh: the Release build (build-release/) packaged as a .deb, installed and
-#      used in a clean Debian 12 root, with the CI examples run there (measured: 125-175 s
-#      after the build, of which debootstrap about 80 s; the Release build 430-510 s of CPU, about 4
-#      minutes on 2 cores: about 7 minutes in all).
+#      used in a clean Debian 12 root, with the CI examples run there (measured from a fresh
+#      clone: 724 s on a shared 2-core machine, 510 s of CPU: the build 586 s, debootstrap 73 s).
 # The plain RelWithDebInfo build/ is what scripts/build.sh makes (scripts/run-corpus.sh makes a
 # Release build/ of the binary alone); the sanitized build replaces it for the tests, so CI
 # compiles the project three times (sanitized, fuzz, release) rather than four. Measured from a fresh clone on 2 cores (before -g1 and 10 s fuzzing):
