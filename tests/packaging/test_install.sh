@@ -11,7 +11,9 @@ trap 'rm -rf "$work"' EXIT
 prefix=$work/prefix
 cmake --install "$build" --prefix "$prefix" >"$work/install.log"
 
-"$prefix/bin/layoutproof" --version | head -1 | grep -qx "layoutproof $version"
+# No `| grep -q` under pipefail: grep's early exit would give the writer SIGPIPE, a false failure.
+"$prefix/bin/layoutproof" --version >"$work/version.txt"
+[[ $(head -1 "$work/version.txt") == "layoutproof $version" ]]
 printf 'smem sA : f16 = (_8,_8):(_8,_1)\n' >"$work/good.lp"
 printf 'smem sB : f16 = (_8,_8):(_1,_1)\n' >"$work/bad.lp"
 "$prefix/bin/layoutproof" check "$work/good.lp" --no-cache --no-progress
@@ -24,12 +26,14 @@ for page in layoutproof layoutproof-check layoutproof-prove layoutproof-eval; do
   f=$prefix/share/man/man1/$page.1.gz
   [[ -s $f ]] || { echo "missing $f"; exit 1; }
 done
-MANWIDTH=100 man -l "$prefix/share/man/man1/layoutproof-check.1.gz" 2>/dev/null | tee "$work/man.txt" | grep -q -- "--baseline"
+MANWIDTH=100 man -l "$prefix/share/man/man1/layoutproof-check.1.gz" >"$work/man.txt" 2>/dev/null
+grep -q -- "--baseline" "$work/man.txt"
 grep -q "EXIT STATUS" "$work/man.txt"
-MANWIDTH=100 man -l "$prefix/share/man/man1/layoutproof.1.gz" 2>/dev/null | grep -q "check"
+MANWIDTH=100 man -l "$prefix/share/man/man1/layoutproof.1.gz" >"$work/man-driver.txt" 2>/dev/null
+grep -q "check" "$work/man-driver.txt"
 # Completion: bash-completion's per-prefix directory; zsh's site-functions for a prefix other than /usr.
 grep -q "complete -F _layoutproof layoutproof" "$prefix/share/bash-completion/completions/layoutproof"
-head -1 "$prefix/share/zsh/site-functions/_layoutproof" | grep -qx "#compdef layoutproof"
+[[ $(head -1 "$prefix/share/zsh/site-functions/_layoutproof") == "#compdef layoutproof" ]]
 # Docs: the rule pages and the CI page.
 for doc in README.md annotations.md ci.md install.md rules/README.md rules/LP001.md; do
   [[ -s $prefix/share/doc/layoutproof/$doc ]] || { echo "missing doc $doc"; exit 1; }

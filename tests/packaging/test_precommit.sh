@@ -62,5 +62,5 @@ cat "$work/bad.log"
 grep -q "layoutproof check.*Failed" "$work/bad.log"
 grep -q "kernels/bad.cu:1:.*error:.*\[LP001\]" "$work/bad.log" || { echo "the finding is not shown"; exit 1; }
 [[ $(git rev-list --count HEAD) == 2 ]]
-git log --format=%s | grep -qx good
+[[ $(git log --format=%s) == $'good\nconfig' ]]
 echo "pre-commit $(python3 -m pre_commit --version | cut -d' ' -f2): good.cu committed, bad.cu refused with its LP001 finding"
