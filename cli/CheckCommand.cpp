@@ -1,4 +1,4 @@
-// `layoutproof check PATH... [--format text|json|sarif|junit] [--output FILE] [--baseline FILE] [--report DIR]`:
+// `layoutproof check PATH... [--format text|json|sarif|junit|codequality] [--output FILE] [--baseline FILE] [--report DIR]`:
 // the CI gate. Exit 1 when a finding (or an unknown) is at least as severe as --fail-on (default
 // warning), 0 otherwise, 2 for usage, configuration or internal errors.
 #include <fmt/format.h>
@@ -36,7 +36,8 @@ class CheckCommand : public Command {
     sub->add_option("paths", paths_, "Files and directories to check (with --cuda: nvcc arguments, after --)");
     sub->add_option("--cuda", cuda_, "Compile this CUDA file to PTX with nvcc (-O3 -lineinfo) and check the PTX");
     sub->add_option("--arch", arch_, "The architecture --cuda compiles for (default sm_80)");
-    sub->add_option("--format", format_, "text, json, sarif or junit")->check(CLI::IsMember({"text", "json", "sarif", "junit"}));
+    sub->add_option("--format", format_, "text, json, sarif, junit or codequality (GitLab)")
+        ->check(CLI::IsMember({"text", "json", "sarif", "junit", "codequality"}));
     sub->add_option("--output", output_, "Write the report here instead of standard output");
     sub->add_option("--report", report_dir_, "Also write an HTML page and a Markdown summary to this directory");
     sub->add_option("--baseline", baseline_, "Accept the findings listed in this baseline file");

@@ -18,6 +18,7 @@ std::unique_ptr<Command> make_replay_command();
 std::unique_ptr<Command> make_report_command();
 std::unique_ptr<Command> make_bench_command();
 std::unique_ptr<Command> make_extract_command();
+std::unique_ptr<Command> make_completion_command();
 
 std::vector<std::string> split_commas(const std::string& text) {
   std::vector<std::string> items;
@@ -96,6 +97,7 @@ std::vector<std::unique_ptr<Command>> make_commands() {
   c.push_back(make_report_command());
   c.push_back(make_bench_command());
   c.push_back(make_extract_command());
+  c.push_back(make_completion_command());
   return c;
 }
 

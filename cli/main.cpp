@@ -7,9 +7,9 @@
 #include "analyzer/ir/Layout.h"
 #include "hw/HwError.h"
 #include "analyzer/support/Governor.h"
-#include "analyzer/support/Version.h"
 #include "solver/Engines.h"
 #include "solver/SmemAccess.h"
+#include "solver/ToolVersions.h"
 
 #include <cstdlib>
 #include <iostream>
@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   bool verbose = false;
   app.add_flag("-v,--verbose", verbose, "Log what the tool is doing to stderr");
-  app.set_version_flag("--version", std::string("layoutproof ") + lp::kToolVersion);
+  app.set_version_flag("--version", [] { return lp::version_text(lp::tool_versions()); });
 
   auto commands = lp::cli::make_commands();
   std::vector<std::pair<CLI::App*, lp::cli::Command*>> subs;

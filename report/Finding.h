@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analyzer/diag/Diagnostic.h"
+#include "analyzer/support/BuildInfo.h"
 
 namespace lp::report {
 
@@ -64,6 +65,9 @@ struct Obligation {
 
 struct CheckRun {
   std::string tool_version;
+  /// The git revision, Z3 and hardware-model versions (SARIF tool.driver.properties); runs built
+  /// by hand have none.
+  std::optional<ToolVersions> versions;
   std::vector<RuleInfo> rules;  ///< every rule that ran, for metadata
   std::vector<Finding> findings;
   std::vector<Obligation> obligations;

@@ -9,9 +9,9 @@
 
 namespace lp::report {
 
-enum class Format { Text, Json, Sarif, Junit };
+enum class Format { Text, Json, Sarif, Junit, CodeQuality };
 
-/// "text", "json", "sarif" or "junit"; nullopt for anything else.
+/// "text", "json", "sarif", "junit" or "codequality"; nullopt for anything else.
 std::optional<Format> parse_format(std::string_view name);
 
 /// The complete report in `format`, deterministic for a given run (SARIF options aside).

@@ -159,6 +159,10 @@ ojson sarif_report_value(const CheckRun& run, const SarifOptions& opt) {
   driver["version"] = run.tool_version;
   driver["semanticVersion"] = run.tool_version;
   if (!opt.information_uri.empty()) driver["informationUri"] = opt.information_uri;
+  if (run.versions)
+    driver["properties"] = {{"gitRevision", run.versions->git_revision},
+                            {"z3Version", run.versions->z3},
+                            {"hardwareModel", run.versions->hardware_model}};
   driver["rules"] = std::move(rule_array);
 
   ojson results = ojson::array();

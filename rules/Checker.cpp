@@ -23,6 +23,7 @@
 #include "rules/Origins.h"
 #include "rules/ResultCache.h"
 #include "rules/Rule.h"
+#include "solver/ToolVersions.h"
 
 namespace lp::rules {
 
@@ -272,6 +273,7 @@ report::CheckRun check_paths(const std::vector<std::string>& paths, const CheckO
   budget.memory_name = "the run's memory budget ([solver] memory-mb)";
   report::CheckRun run;
   run.tool_version = kToolVersion;
+  run.versions = tool_versions();
   for (const Rule* r : all_rules()) run.rules.push_back(r->info());
   std::vector<std::string> errors;
   run.files = collect_files(paths, errors);

@@ -9,6 +9,9 @@ packages=(
   catch2 nlohmann-json3-dev libcli11-dev libtomlplusplus-dev libxxhash-dev
   chromium  # headless browser for tests/report_html (renders the HTML report)
   clang-14 libclang-rt-14-dev  # libFuzzer and the sanitizer runtimes for fuzz/ (scripts/fuzz.sh)
+  help2man zsh  # man pages from --help; the zsh completion test (tests/packaging)
+  shellcheck yamllint  # the CI examples' lint (tests/packaging/test_workflow.sh)
+  debootstrap  # the clean Debian 12 root of the package test (scripts/test-deb.sh)
 )
 
 missing=()
@@ -40,4 +43,14 @@ fi
 # jsonschema validates against it (with its own dependencies).
 if ! python3 -c "import jsonschema" 2>/dev/null; then
   python3 -m pip install --quiet jsonschema
+fi
+
+# The CI integrations' tests (tests/packaging, docs/ci.md): pre-commit runs the hook of
+# .pre-commit-hooks.yaml on a scratch repository; check-jsonschema validates the GitHub workflow
+# example against the workflow schema it vendors (no download at test time).
+if ! python3 -c "import importlib.metadata as m; assert m.version('pre-commit') == '4.7.0'" 2>/dev/null; then
+  python3 -m pip install --quiet pre-commit==4.7.0
+fi
+if ! python3 -c "import importlib.metadata as m; assert m.version('check-jsonschema') == '0.39.0'" 2>/dev/null; then
+  python3 -m pip install --quiet check-jsonschema==0.39.0
 fi

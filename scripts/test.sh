@@ -3,13 +3,17 @@
 #   1. dependencies (scripts/install-deps.sh);
 #   2. the whole ctest suite built with AddressSanitizer and UBSan (build-asan/, LP_SANITIZE=ON):
 #      every test, and the `layoutproof` binary the tests run, sanitized; any report fails;
-#   3. scripts/fuzz.sh: every libFuzzer target (build-fuzz/, clang) for FUZZ_SECONDS each.
-# The plain RelWithDebInfo build/ is what scripts/build.sh and scripts/run-corpus.sh make; the
-# sanitized build replaces it for the tests, so CI compiles the project twice (sanitized, fuzz)
-# rather than three times. Measured from a fresh clone on 2 cores (before -g1 and 10 s fuzzing):
+#   3. scripts/fuzz.sh: every libFuzzer target (build-fuzz/, clang) for FUZZ_SECONDS each;
+#   4. scripts/test-deb.sh: the Release build (build-release/) packaged as a .deb, installed and
+#      used in a clean Debian 12 root, with the CI examples run there (measured from a fresh
+#      clone: 724 s on a shared 2-core machine, 510 s of CPU: the build 586 s, debootstrap 73 s).
+# The plain RelWithDebInfo build/ is what scripts/build.sh makes (scripts/run-corpus.sh makes a
+# Release build/ of the binary alone); the sanitized build replaces it for the tests, so CI
+# compiles the project three times (sanitized, fuzz, release) rather than four. Measured from a fresh clone on 2 cores (before -g1 and 10 s fuzzing):
 # sanitized build 887 s, sanitized tests 263 s, fuzz build and runs 284 s.
 #   LP_TEST_PLAIN=1   test the plain build/ instead (no sanitizers, no fuzzing): the quick loop
 #   LP_NO_FUZZ=1      skip step 3
+#   LP_NO_DEB=1       skip step 4
 #   FUZZ_SECONDS      per fuzz target (default 10 here)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,4 +42,10 @@ if [[ ${LP_NO_FUZZ:-0} != 1 ]]; then
   SECONDS=0
   FUZZ_SECONDS=${FUZZ_SECONDS:-10} ./scripts/fuzz.sh
   echo "fuzzing (build and runs): ${SECONDS}s"
+fi
+
+if [[ ${LP_NO_DEB:-0} != 1 ]]; then
+  SECONDS=0
+  ./scripts/test-deb.sh
+  echo "package in a clean Debian 12 (build, debootstrap, install, corpus, workflow): ${SECONDS}s"
 fi

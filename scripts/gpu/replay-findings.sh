@@ -7,8 +7,8 @@
 #   replay.log             everything `replay --run` printed (each program's output)
 #   findings.replayed.json the findings with their "replay" records
 #   replays.tar.gz         the generated programs (.cu, README.md, CMakeLists.txt)
-# The binary: $LAYOUTPROOF, else .gpu-bundle/layoutproof (scripts/gpu/bundle.sh), else
-# build-rep7/cli/layoutproof, else layoutproof on PATH. ARCH (default sm_90a) is nvcc's -arch.
+# The binary: $LAYOUTPROOF, else .gpu-bundle/layoutproof (scripts/gpu/bundle.sh), else the
+# build's bundle build-release/bundle/layoutproof, else layoutproof on PATH. ARCH (default sm_90a) is nvcc's -arch.
 # Exit status: that of `replay --run` (0: every replayed finding agrees), 2 for a usage error.
 # usage: scripts/gpu/replay-findings.sh FINDINGS.json OUTDIR
 set -uo pipefail
@@ -17,7 +17,7 @@ findings=$(readlink -f "$1")
 out=$2
 root=$(cd "$(dirname "$0")/../.." && pwd)
 lp=${LAYOUTPROOF:-}
-for c in "$root/.gpu-bundle/layoutproof" "$root/build-rep7/cli/layoutproof" "$(command -v layoutproof || true)"; do
+for c in "$root/.gpu-bundle/layoutproof" "$root/build-release/bundle/layoutproof" "$(command -v layoutproof || true)"; do
   [[ -z $lp && -n $c && -x $c ]] && lp=$c
 done
 [[ -n $lp ]] || { echo "replay-findings: no layoutproof binary (run scripts/gpu/bundle.sh here first)" >&2; exit 2; }
