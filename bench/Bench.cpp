@@ -123,11 +123,11 @@ json check_once(const std::vector<std::string>& paths, unsigned jobs, const std:
   opt.jobs = jobs;
   opt.cache_dir = cache;
   Stopwatch clock;
-  report::CheckRun run = rules::check_paths(paths, opt);
+  rules::CheckRun run = rules::check_paths(paths, opt);
   const double wall = clock.elapsed_ms();
   size_t proven = 0, unknown = 0;
   for (const auto& o : run.obligations) proven += o.passed;
-  for (const auto& f : run.findings) unknown += f.kind == report::FindingKind::Unknown;
+  for (const auto& f : run.findings) unknown += f.kind == rules::FindingKind::Unknown;
   return json{{"wall_ms", wall},           {"files", run.files.size()},     {"obligations", run.obligations.size()},
               {"passed", proven},          {"findings", run.findings.size()}, {"unknowns", unknown}};
 }
@@ -388,7 +388,7 @@ json run_bench(const BenchOptions& opt) {
   set_query_recorder(&recorder);
   rules::CheckOptions copt;
   copt.jobs = 1;
-  report::CheckRun recorded_run;
+  rules::CheckRun recorded_run;
   try {
     recorded_run = rules::check_paths(opt.paths, copt);
   } catch (...) {

@@ -92,7 +92,7 @@ class CheckCommand : public Command {
         std::cerr << "\r\033[K[" << done << "/" << total << "] " << path << std::flush;
       };
     Stopwatch analysis;
-    report::CheckRun run = rules::check_paths(paths_, opt);
+    rules::CheckRun run = rules::check_paths(paths_, opt);
     if (tty) std::cerr << "\r\033[K" << std::flush;
     if (compiled) {
       std::cerr << fmt::format("nvcc: {:.0f} ms; analysis: {:.0f} ms\n", compiled->nvcc_ms, analysis.elapsed_ms());
@@ -115,9 +115,9 @@ class CheckCommand : public Command {
     }
     write_output(text, output_, "report");
     const Severity threshold = fail_on_ == "error" ? Severity::Error : fail_on_ == "note" ? Severity::Note : Severity::Warning;
-    for (const report::Finding& f : run.findings)
+    for (const rules::Finding& f : run.findings)
       if (rules::is_input_error(f)) return kBadInput;  // a PTX that cannot be read
-    for (const report::Finding& f : run.findings)
+    for (const rules::Finding& f : run.findings)
       if (f.severity >= threshold) return kFindings;
     return kOk;
   }

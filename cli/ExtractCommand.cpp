@@ -121,10 +121,10 @@ class ExtractCommand : public Command {
     const std::string emitted = run_probe(binary, emitted_path);
     validate(emitted_path, emitted);
 
-    report::CheckRun run = rules::check_paths({emitted_path}, opt);
+    rules::CheckRun run = rules::check_paths({emitted_path}, opt);
     write_output(report::render_report(*report::parse_format(format_), run), output_, "report");
     const Severity threshold = fail_on_ == "error" ? Severity::Error : fail_on_ == "note" ? Severity::Note : Severity::Warning;
-    for (const report::Finding& f : run.findings)
+    for (const rules::Finding& f : run.findings)
       if (f.severity >= threshold) return kFindings;
     return kOk;
   }

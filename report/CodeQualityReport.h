@@ -9,7 +9,7 @@
 // fingerprint, with "#2", "#3", ... on repeats.
 #include <string>
 
-#include "report/Finding.h"
+#include "report/Findings.h"
 
 namespace lp::report {
 

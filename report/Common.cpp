@@ -15,7 +15,6 @@ const char* kind_name(FindingKind k) {
   return "violation";
 }
 
-std::string file_of(const SourceLoc& loc) { return loc.source ? loc.source->name : std::string(); }
 
 Position position_of(const SourceLoc& loc) {
   if (!loc.source) return {};

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "report/Finding.h"
+#include "report/Findings.h"
 
 namespace lp::report {
 

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "report/Finding.h"
+#include "report/Findings.h"
 
 namespace lp::report {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "report/Finding.h"
+#include "report/Findings.h"
 
 namespace lp::report {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "report/Finding.h"
+#include "report/Findings.h"
 #include "report/SarifReport.h"
 
 namespace lp::report {

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "report/Finding.h"
+#include "report/Findings.h"
 
 namespace lp::report {
 

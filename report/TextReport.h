@@ -3,7 +3,7 @@
 // source line, a caret, then notes with the counterexample and the trace), then a summary line.
 #include <string>
 
-#include "report/Finding.h"
+#include "report/Findings.h"
 
 namespace lp::report {
 

@@ -10,8 +10,8 @@ namespace {
 
 class AlgebraRule : public Rule {
  public:
-  const report::RuleInfo& info() const override {
-    static const report::RuleInfo kInfo{
+  const rules::RuleInfo& info() const override {
+    static const rules::RuleInfo kInfo{
         "LP003", "algebra-legality", "A composition or divide is not the function it claims to be",
         "CuTe composes and divides layouts without checking that B's image lies in A's domain, that its "
         "divisibility conditions hold, or that the result equals A(B(c)). Each `compose` and `divide` annotation "
@@ -43,14 +43,14 @@ class AlgebraRule : public Rule {
         continue;
       }
       if (expected_illegal && !illegal) {
-        report::Finding f = finding(name->loc, fmt::format("{} is expected to be illegal, but CuTe's result {} is legal", what,
+        rules::Finding f = finding(name->loc, fmt::format("{} is expected to be illegal, but CuTe's result {} is legal", what,
                                                            out->text.value_or("(none)")));
         add_note(f, "the expectation is here", expect->loc);
         sink.report(owner, std::move(f));
         continue;
       }
       if (!illegal || expected_illegal) continue;
-      report::Finding f = finding(s.loc, fmt::format("{} is illegal: {}", what, out->check.reason));
+      rules::Finding f = finding(s.loc, fmt::format("{} is illegal: {}", what, out->check.reason));
       if (out->text) add_note(f, fmt::format("CuTe computes {}", *out->text));
       if (const auto& w = out->check.witness) {
         add_note(f, fmt::format("at {} index {} (coordinate {}): {} = {} but {} = {}", w->domain, w->index, w->coordinate,

@@ -9,8 +9,8 @@ namespace {
 
 class AnnotationSyntaxRule : public Rule {
  public:
-  const report::RuleInfo& info() const override {
-    static const report::RuleInfo kInfo{
+  const rules::RuleInfo& info() const override {
+    static const rules::RuleInfo kInfo{
         "LP000", "annotation-syntax", "An annotation cannot be read",
         "The statement is malformed, names something undeclared, or the file cannot be read (binary, too "
         "large). The statement is dropped, never completed with a guess, so its properties are not checked.",
@@ -21,8 +21,8 @@ class AnnotationSyntaxRule : public Rule {
   void check(const FileContext& ctx, FindingSink& sink) const override {
     for (const Diagnostic& d : ctx.file.diagnostics) {
       if (d.severity == Severity::Note) continue;
-      report::Finding f = finding(d.loc, d.message);
-      f.kind = report::FindingKind::Invalid;
+      rules::Finding f = finding(d.loc, d.message);
+      f.kind = rules::FindingKind::Invalid;
       f.notes = d.notes;
       sink.report_at(d.loc, std::move(f), d.severity);
     }

@@ -22,8 +22,8 @@ struct Worst {
 
 class AsyncSectorRule : public Rule {
  public:
-  const report::RuleInfo& info() const override {
-    static const report::RuleInfo kInfo{
+  const rules::RuleInfo& info() const override {
+    static const rules::RuleInfo kInfo{
         "LP009", "cp-async-sectors", "A cp.async.cg fill moves more L2-to-SM sectors than its data needs",
         "cp.async.cg (LDGSTS.E.BYPASS) brings its data from L2 in 32-byte sectors, one for each (global sector, "
         "shared sector) pair its lanes touch: measured exactly on an H100 by l1tex__m_xbar2l1tex_read_sectors. A "
@@ -72,7 +72,7 @@ class AsyncSectorRule : public Rule {
       sink.obligation(s, s.loc, what + " moves only the L2-to-SM sectors its data needs", passed, 0);
       if (!worst || passed) continue;
       const hw::BypassSectors& w = worst->sectors;
-      report::Finding f = finding(s.loc, fmt::format("{} moves {} L2-to-SM sectors per instruction where its data needs {}",
+      rules::Finding f = finding(s.loc, fmt::format("{} moves {} L2-to-SM sectors per instruction where its data needs {}",
                                                      what, w.sectors, w.ideal));
       const int lane = *w.split_lane;
       add_note(f,

@@ -15,8 +15,8 @@ constexpr int64_t kAssumedAlignment = 16;
 
 class BankConflictRule : public Rule {
  public:
-  const report::RuleInfo& info() const override {
-    static const report::RuleInfo kInfo{
+  const rules::RuleInfo& info() const override {
+    static const rules::RuleInfo kInfo{
         "LP002", "bank-conflict", "A shared-memory access needs more wavefronts than ideal",
         "Each annotated access (instruction, buffer layout, lane map) is checked against the measured sm_90 "
         "bank model: no phase of any issued instruction may need more wavefronts than the hardware's ideal, "
@@ -61,8 +61,8 @@ class BankConflictRule : public Rule {
         // An invalid access makes every claim false; it is one finding, with the first claim.
         for (size_t i = 0; i < claims.size(); ++i) report_result(s, claims[i], i == 0, *acc, *buf, access, r, what, sink);
       } catch (const AccessError& e) {
-        report::Finding f = finding(acc->lanes.loc, fmt::format("{} cannot be modelled: {}", what, e.what()));
-        f.kind = report::FindingKind::Invalid;
+        rules::Finding f = finding(acc->lanes.loc, fmt::format("{} cannot be modelled: {}", what, e.what()));
+        f.kind = rules::FindingKind::Invalid;
         sink.report(s, std::move(f), {claims.front().expect});
       }
     }
@@ -116,7 +116,7 @@ class BankConflictRule : public Rule {
     if (r.access) {
       if (!first) return;
       const auto& w = *r.access;
-      report::Finding f = finding(acc.lanes.loc, fmt::format("{}: {}", what, w.what));
+      rules::Finding f = finding(acc.lanes.loc, fmt::format("{}: {}", what, w.what));
       if (w.lane >= 0) add_note(f, fmt::format("lane {} of issued instruction {} (coordinate ({}))", w.lane, w.issue, join(w.coord)));
       else add_note(f, fmt::format("issued instruction {} with the buffer at base offset {}", w.issue, w.base));
       f.counterexample = {{"lane", w.lane}, {"issue", w.issue}, {"base", w.base}, {"reason", w.what}};
@@ -127,7 +127,7 @@ class BankConflictRule : public Rule {
     }
     if (!r.conflict) {
       // Conflict-free, yet above the bound: the ideal itself is more than the expectation allows.
-      report::Finding f = finding(s.loc, fmt::format("{} needs {} wavefronts, more than the {} expected", what, r.wavefronts, *bound));
+      rules::Finding f = finding(s.loc, fmt::format("{} needs {} wavefronts, more than the {} expected", what, r.wavefronts, *bound));
       add_note(f, fmt::format("the access is conflict-free: {} wavefronts is the ideal of its worst instruction, the fewest "
                               "the hardware can take", r.wavefronts));
       add_note(f, "the expectation is here", owner.loc);
@@ -135,7 +135,7 @@ class BankConflictRule : public Rule {
       return;
     }
     const ConflictWitness& w = *r.conflict;
-    report::Finding f = finding(
+    rules::Finding f = finding(
         s.loc, bound ? fmt::format("{} needs {} wavefronts, more than the {} expected", what, r.wavefronts, *bound)
                      : fmt::format("{} has bank conflicts: {} wavefronts where {} {} ideal", what, r.wavefronts, r.ideal, r.ideal == 1 ? "is" : "are"));
     add_note(f, fmt::format("issued instruction {}: lanes {} and {} access bank {} at byte addresses {} and {} "

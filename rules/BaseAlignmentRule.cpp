@@ -11,8 +11,8 @@ namespace {
 
 class BaseAlignmentRule : public Rule {
  public:
-  const report::RuleInfo& info() const override {
-    static const report::RuleInfo kInfo{
+  const rules::RuleInfo& info() const override {
+    static const rules::RuleInfo kInfo{
         "LP007", "base-alignment", "A swizzled buffer's base is aligned to less than its swizzle period",
         "TMA and MMA-descriptor swizzles act on absolute shared-memory address bits: the 128B/64B/32B patterns "
         "repeat every 1024/512/256 bytes, and TMA needs 128-byte alignment. A buffer aligned to less sees the "
@@ -51,7 +51,7 @@ class BaseAlignmentRule : public Rule {
       const bool ok = buf->align && buf->align->value >= need;
       sink.obligation(s, s.loc, fmt::format("'{}' is aligned to {} bytes", buf->name.text, need), ok, 0);
       if (ok) continue;
-      report::Finding f = finding(
+      rules::Finding f = finding(
           buf->align ? buf->align->loc : buf->name.loc,
           buf->align ? fmt::format("'{}' is aligned to {} bytes, but {}", buf->name.text, buf->align->value, why)
                      : fmt::format("'{}' declares no alignment, but {}: declare `align {}`", buf->name.text, why, need));

@@ -10,8 +10,8 @@ namespace {
 
 class ByteSwizzleOnElementsRule : public Rule {
  public:
-  const report::RuleInfo& info() const override {
-    static const report::RuleInfo kInfo{
+  const rules::RuleInfo& info() const override {
+    static const rules::RuleInfo kInfo{
         "LP006", "byte-swizzle-on-elements", "A byte-address swizzle is applied to element offsets",
         "GMMA and TMA atoms carry Swizzle<B,4,3>, which acts on byte addresses (the `smem_ptr[Nb]` form). Applied "
         "to element offsets of 16-bit or wider data it is a different permutation: the element form of the same "
@@ -31,7 +31,7 @@ class ByteSwizzleOnElementsRule : public Rule {
         int shift = 0;
         while ((8 << shift) < buf->dtype->bits) ++shift;
         const Swizzle& sw = st.swizzle;
-        report::Finding f = finding(
+        rules::Finding f = finding(
             buf->layout->loc,
             fmt::format("Sw<{},4,3> swizzles element offsets of {} '{}'; the byte-address pattern of that name is "
                         "Sw<{},{},3> on {}-bit elements",

@@ -42,8 +42,8 @@ bool annotatable(const fs::path& p) {
 // ---- one file ------------------------------------------------------------------------------
 
 // A finding of LP000 about the checking itself: it fails the gate.
-report::Finding run_problem(SourceLoc loc, std::string message, report::FindingKind kind) {
-  report::Finding f;
+rules::Finding run_problem(SourceLoc loc, std::string message, rules::FindingKind kind) {
+  rules::Finding f;
   f.rule_id = "LP000";
   f.severity = Severity::Error;
   f.kind = kind;
@@ -76,19 +76,19 @@ FileResult check_text(const annotate::ParseResult& parsed, const Config& config,
     } catch (const BudgetExhausted& e) {
       r.findings.push_back(run_problem(file_start, fmt::format("{} stopped before its last obligation: {}",
                                                                rule->info().id, e.what()),
-                                       report::FindingKind::Unknown));
+                                       rules::FindingKind::Unknown));
     } catch (const std::bad_alloc&) {
       r.findings.push_back(run_problem(file_start, fmt::format("{} stopped before its last obligation: the "
                                                                "system refused memory", rule->info().id),
-                                       report::FindingKind::Unknown));
+                                       rules::FindingKind::Unknown));
     }
   }
   return r;
 }
 
 // A file that cannot be opened or read (permissions, an I/O error) is an LP000 error of its own.
-report::Finding unreadable(const std::string& path, const std::string& why) {
-  return run_problem({}, fmt::format("{}: cannot be read: {}", path, why), report::FindingKind::Invalid);
+rules::Finding unreadable(const std::string& path, const std::string& why) {
+  return run_problem({}, fmt::format("{}: cannot be read: {}", path, why), rules::FindingKind::Invalid);
 }
 
 // A file's bytes, at most one past the size limit: a file that grew since it was listed is
@@ -261,7 +261,7 @@ std::vector<std::string> collect_files(const std::vector<std::string>& paths, st
   return out;
 }
 
-report::CheckRun check_paths(const std::vector<std::string>& paths, const CheckOptions& options) {
+rules::CheckRun check_paths(const std::vector<std::string>& paths, const CheckOptions& options) {
   const CheckOptions& opt = options;
   // The run's budget, installed in every worker (analyzer/support/Governor.h).
   Budget budget;
@@ -271,13 +271,13 @@ report::CheckRun check_paths(const std::vector<std::string>& paths, const CheckO
   }
   budget.memory_bytes = uint64_t{opt.config.limits.memory_mb} << 20;
   budget.memory_name = "the run's memory budget ([solver] memory-mb)";
-  report::CheckRun run;
+  rules::CheckRun run;
   run.tool_version = kToolVersion;
   run.versions = tool_versions();
   for (const Rule* r : all_rules()) run.rules.push_back(r->info());
   std::vector<std::string> errors;
   run.files = collect_files(paths, errors);
-  for (const std::string& e : errors) run.findings.push_back(run_problem({}, e, report::FindingKind::Invalid));
+  for (const std::string& e : errors) run.findings.push_back(run_problem({}, e, rules::FindingKind::Invalid));
   // The CuTe definitions of every file (only files that mention one are parsed for them).
   RunContext shared;
   for (const std::string& f : run.files) {
@@ -287,7 +287,7 @@ report::CheckRun check_paths(const std::vector<std::string>& paths, const CheckO
       collect_cute_definitions(annotate::parse_annotations(f, std::move(*text)), shared.cute);
   }
   for (const auto& [name, defs] : shared.cute)
-    for (const CuteDefinition& d : defs) shared.cute_text += fmt::format("{}\n{}\n{}\n", name, d.text, report::file_of(d.loc));
+    for (const CuteDefinition& d : defs) shared.cute_text += fmt::format("{}\n{}\n{}\n", name, d.text, rules::file_of(d.loc));
   for (const std::string& f : opt.shown_files) shared.shown.insert(f);
   std::optional<ResultCache> cache;
   if (opt.cache_dir)
@@ -309,16 +309,16 @@ report::CheckRun check_paths(const std::vector<std::string>& paths, const CheckO
         if (wrote) stored = true;
       } catch (const BudgetExhausted& e) {
         results[i] = FileResult{{run_problem({}, fmt::format("{} was not checked: {}", run.files[i], e.what()),
-                                             report::FindingKind::Unknown)},
+                                             rules::FindingKind::Unknown)},
                                 {}};
       } catch (const std::bad_alloc&) {
         results[i] = FileResult{{run_problem({}, fmt::format("{} was not checked: the system refused memory",
                                                              run.files[i]),
-                                             report::FindingKind::Unknown)},
+                                             rules::FindingKind::Unknown)},
                                 {}};
       } catch (const std::exception& e) {
         results[i] = FileResult{{run_problem({}, fmt::format("internal error while checking {}: {}", run.files[i], e.what()),
-                                             report::FindingKind::Invalid)},
+                                             rules::FindingKind::Invalid)},
                                 {}};
       }
       size_t d = ++done;

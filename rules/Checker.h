@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "report/Finding.h"
+#include "rules/Finding.h"
 #include "rules/Config.h"
 #include "rules/PtxCheck.h"
 
@@ -28,7 +28,7 @@ struct CheckOptions {
 
 /// Problems with the paths themselves (missing, unreadable, a symlink loop): reported as
 /// findings of LP000 at no location, never thrown.
-report::CheckRun check_paths(const std::vector<std::string>& paths, const CheckOptions& options);
+rules::CheckRun check_paths(const std::vector<std::string>& paths, const CheckOptions& options);
 
 /// The files under `paths` that may hold annotations, in a stable order; problems go to `errors`.
 std::vector<std::string> collect_files(const std::vector<std::string>& paths, std::vector<std::string>& errors);

@@ -77,7 +77,7 @@ std::optional<Severity> severity_named(const std::string& v, const std::string& 
 
 }  // namespace
 
-std::optional<Severity> Config::severity_of(const report::RuleInfo& rule) const {
+std::optional<Severity> Config::severity_of(const rules::RuleInfo& rule) const {
   for (const std::string& key : {rule.id, rule.name}) {
     auto it = rule_severity.find(key);
     if (it != rule_severity.end()) return it->second;

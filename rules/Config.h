@@ -19,7 +19,7 @@
 #include <string>
 
 #include "analyzer/diag/Diagnostic.h"
-#include "report/Finding.h"
+#include "rules/Finding.h"
 #include "solver/Result.h"
 
 namespace lp::rules {
@@ -41,7 +41,7 @@ struct Config {
   std::string text;  ///< the file's text (part of the cache key)
 
   /// The severity of `rule`'s findings: configured, else the rule's default; nullopt = off.
-  std::optional<Severity> severity_of(const report::RuleInfo& rule) const;
+  std::optional<Severity> severity_of(const rules::RuleInfo& rule) const;
 };
 
 /// A configuration is a few lines; anything larger is refused unread.

@@ -12,8 +12,8 @@ using json = nlohmann::json;
 
 class CoverageRule : public Rule {
  public:
-  const report::RuleInfo& info() const override {
-    static const report::RuleInfo kInfo{
+  const rules::RuleInfo& info() const override {
+    static const rules::RuleInfo kInfo{
         "LP004", "replica-coverage", "A target the replicas should cover has a hole",
         "`covers NAME AXIS=LO..HI, ...` (or `expect NAME covers ...`) states that every point of the target box "
         "holds a copy of some element: every TMEM lane a warpgroup reads a scale factor from, every warp of a "
@@ -45,8 +45,8 @@ class CoverageRule : public Rule {
       try {
         r = prove_covers(named->layout, ranges, ctx.config.engine, ctx.config.limits, &named->params);
       } catch (const std::invalid_argument& err) {
-        report::Finding f = finding(e->ranges.front().axis.loc, fmt::format("cannot check that {}: {}", what, err.what()));
-        f.kind = report::FindingKind::Invalid;
+        rules::Finding f = finding(e->ranges.front().axis.loc, fmt::format("cannot check that {}: {}", what, err.what()));
+        f.kind = rules::FindingKind::Invalid;
         sink.report(s, std::move(f));
         continue;
       }
@@ -56,7 +56,7 @@ class CoverageRule : public Rule {
       std::string point;
       for (size_t k = 0; k < ranges.size(); ++k)
         point += fmt::format("{}{}={}", k ? ", " : "", e->ranges[k].axis.text, r.witness->uncovered[k]);
-      report::Finding f = finding(s.loc, fmt::format("'{}' leaves {} without a copy", e->subject.text, point));
+      rules::Finding f = finding(s.loc, fmt::format("'{}' leaves {} without a copy", e->subject.text, point));
       add_note(f, fmt::format("no element of '{}' and no replica reaches it", e->subject.text), named->loc);
       if (!r.witness->params.empty()) {
         std::string ps;

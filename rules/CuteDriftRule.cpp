@@ -30,8 +30,8 @@ std::string where(const SourceLoc& loc) {
 
 class CuteDriftRule : public Rule {
  public:
-  const report::RuleInfo& info() const override {
-    static const report::RuleInfo kInfo{
+  const rules::RuleInfo& info() const override {
+    static const rules::RuleInfo kInfo{
         "LP012", "cute-drift", "An annotated layout is not the CuTe expression it names",
         "A buffer declared with `cute \"EXPR\"` must be, point by point, the layout a probe computed from the kernel's "
         "own CuTe types for EXPR (`cute \"EXPR\" = LAYOUT`, written by layoutproof/cute.hpp), so a hand-written "
@@ -60,10 +60,10 @@ class CuteDriftRule : public Rule {
     const std::string what = fmt::format("'{}' is the CuTe expression \"{}\"", b.name.text, expr);
     const std::vector<CuteDefinition>* defs = definitions(ctx, expr);
     if (!defs) {
-      report::Finding f = finding(b.cute->loc, fmt::format("no probe output among the files checked defines the CuTe "
+      rules::Finding f = finding(b.cute->loc, fmt::format("no probe output among the files checked defines the CuTe "
                                                            "expression \"{}\"",
                                                            expr));
-      f.kind = report::FindingKind::Invalid;
+      f.kind = rules::FindingKind::Invalid;
       add_note(f, "run the probe that computes it (layoutproof extract PROBE.cpp --emit FILE.lp) and check its output "
                   "together with this file; docs/cute.md");
       sink.obligation(s, b.cute->loc, what, false, 0);
@@ -87,7 +87,7 @@ class CuteDriftRule : public Rule {
       sink.report(s, unknown_finding(b.cute->loc, what, c.reason));
       return;
     }
-    report::Finding f = finding(b.layout->loc, c.difference ? fmt::format("'{}' is not the CuTe expression \"{}\": {}",
+    rules::Finding f = finding(b.layout->loc, c.difference ? fmt::format("'{}' is not the CuTe expression \"{}\": {}",
                                                                           b.name.text, expr, c.difference->what)
                                                             : fmt::format("'{}' is not the CuTe expression \"{}\": {}",
                                                                           b.name.text, expr, *base_problem));
@@ -127,7 +127,7 @@ class CuteDriftRule : public Rule {
     if (first.parametric || !d.layout.parsed.param_uses.empty()) return;
     Comparison c = compare_layouts(d.layout.parsed.layout, first.layout, ctx.config.limits);
     if (c.verdict != Verdict::Refuted) return;
-    report::Finding f = finding(d.name.loc, fmt::format("two probes give the CuTe expression \"{}\" different layouts: {}",
+    rules::Finding f = finding(d.name.loc, fmt::format("two probes give the CuTe expression \"{}\" different layouts: {}",
                                                         d.name.text, c.difference->what));
     add_note(f, fmt::format("the first definition is {} ({})", first.text, where(first.loc)));
     sink.report(s, std::move(f));

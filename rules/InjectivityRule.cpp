@@ -23,8 +23,8 @@ std::string print_cute_or_tirx(const Layout& l) {
 
 class InjectivityRule : public Rule {
  public:
-  const report::RuleInfo& info() const override {
-    static const report::RuleInfo kInfo{
+  const rules::RuleInfo& info() const override {
+    static const rules::RuleInfo kInfo{
         "LP001", "layout-injective", "Two logical elements share one physical place",
         "Every shared-memory, tensor-memory and register layout must map distinct logical elements to distinct "
         "places; otherwise two threads write one element or a read returns the wrong value. Global layouts are "
@@ -83,7 +83,7 @@ class InjectivityRule : public Rule {
     std::string place;
     for (size_t a = 0; a < w.image.size(); ++a)
       place += fmt::format("{}{}={}", a ? ", " : "", inst.axes()[a].spelling(), w.image[a]);
-    report::Finding f = finding(named.loc, fmt::format("layout of '{}' is not injective: elements {} and {} share {}", name,
+    rules::Finding f = finding(named.loc, fmt::format("layout of '{}' is not injective: elements {} and {} share {}", name,
                                                         w.index_a, w.index_b, place));
     add_note(f, fmt::format("element {} has coordinate ({}), element {} has coordinate ({})", w.index_a,
                             join(inst.split(w.index_a)), w.index_b, join(inst.split(w.index_b))));

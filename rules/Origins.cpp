@@ -20,7 +20,7 @@ size_t line_offset(const std::string& text, int64_t line) {
 
 }  // namespace
 
-void move_to_origins(const annotate::ParseResult& file, std::vector<report::Finding>& findings, const OriginText& text_of) {
+void move_to_origins(const annotate::ParseResult& file, std::vector<rules::Finding>& findings, const OriginText& text_of) {
   std::vector<const annotate::Origin*> origins;
   for (const annotate::Statement& s : file.statements)
     if (s.origin) origins.push_back(&*s.origin);
@@ -53,7 +53,7 @@ void move_to_origins(const annotate::ParseResult& file, std::vector<report::Find
       if (l.offset >= o->begin && l.offset < o->end) return o;
     return nullptr;
   };
-  for (report::Finding& f : findings)
+  for (rules::Finding& f : findings)
     if (const annotate::Origin* o = origin_of(f.loc)) {
       f.notes.insert(f.notes.begin(), Note{f.loc, "in the statement generated there"});
       f.loc = origin_loc(*o);

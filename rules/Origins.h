@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "analyzer/annotate/AnnotationParser.h"
-#include "report/Finding.h"
+#include "rules/Finding.h"
 
 namespace lp::rules {
 
@@ -16,6 +16,6 @@ using OriginText = std::function<std::optional<std::string>(const std::string& f
 
 /// Moves every finding located in a statement of `file` that has an `at` clause to that clause's
 /// FILE:LINE. Obligations stay where they were decided: the generated statement itself.
-void move_to_origins(const annotate::ParseResult& file, std::vector<report::Finding>& findings, const OriginText& text_of);
+void move_to_origins(const annotate::ParseResult& file, std::vector<rules::Finding>& findings, const OriginText& text_of);
 
 }  // namespace lp::rules

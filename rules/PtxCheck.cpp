@@ -24,7 +24,7 @@ namespace {
 
 constexpr uintmax_t kMaxSourceBytes = 16u << 20;  // the checker's own limit on files it reads
 
-const report::RuleInfo& rule_info(const std::string& id) {
+const rules::RuleInfo& rule_info(const std::string& id) {
   for (const Rule* r : all_rules())
     if (r->info().id == id) return r->info();
   throw std::logic_error("rule " + id + " is not registered");
@@ -130,8 +130,8 @@ class Sources {
 class PtxReporter {
  public:
   PtxReporter(const std::string& path, std::shared_ptr<const SourceText> src, const Config& config,
-              const PtxSourcePolicy& policy, std::vector<report::Finding>& findings,
-              std::vector<report::Obligation>& obligations)
+              const PtxSourcePolicy& policy, std::vector<rules::Finding>& findings,
+              std::vector<rules::Obligation>& obligations)
       : path_(path), src_(std::move(src)), config_(config), policy_(policy),
         bank_(rule_info("LP002"), config, findings, obligations),
         descriptor_(rule_info("LP010"), config, findings, obligations),
@@ -143,8 +143,8 @@ class PtxReporter {
       module = ptx::read_ptx(src_);
     } catch (const DiagnosticError& e) {
       const Diagnostic& d = e.diagnostic();
-      report::Finding f = finding(d.loc, d.message);
-      f.kind = report::FindingKind::Invalid;
+      rules::Finding f = finding(d.loc, d.message);
+      f.kind = rules::FindingKind::Invalid;
       f.notes = d.notes;
       input_.report_at(d.loc, std::move(f), Severity::Error);
       return;
@@ -164,7 +164,7 @@ class PtxReporter {
       kernel_ = demangled(k.name);
       for (const ptx::Issue& issue : k.issues) {
         Placed at = place(issue.origin);
-        report::Finding f = unknown_finding(at.loc, fmt::format("the shared-memory accesses of {} are checked", kernel_), issue.message);
+        rules::Finding f = unknown_finding(at.loc, fmt::format("the shared-memory accesses of {} are checked", kernel_), issue.message);
         f.notes = at.notes;
         obligation(at.loc, fmt::format("{}: every shared-memory access analysed", kernel_), false, 0);
         bank_.report_at(at.loc, std::move(f), Severity::Error);
@@ -222,14 +222,14 @@ class PtxReporter {
 
   void obligation(const SourceLoc& loc, std::string description, bool passed, double ms) {
     if (!config_.severity_of(rule_info("LP002"))) return;  // the rule is off
-    obligations_.push_back(report::Obligation{"LP002", loc, std::move(description), passed, ms});
+    obligations_.push_back(rules::Obligation{"LP002", loc, std::move(description), passed, ms});
   }
 
   void site(const ptx::Site& s) {
     Placed at = place(s.origin);
     const std::string what = fmt::format("{} (PTX line {})", s.opcode, at.ptx_line);
     if (s.kind == ptx::SiteKind::NotPerLane) {
-      report::Finding f = finding(at.loc, fmt::format("{} is not a per-lane shared-memory access ({}); its banks are not checked",
+      rules::Finding f = finding(at.loc, fmt::format("{} is not a per-lane shared-memory access ({}); its banks are not checked",
                                                       what, s.note));
       f.notes = at.notes;
       descriptor_.report_at(at.loc, std::move(f), Severity::Error);
@@ -237,7 +237,7 @@ class PtxReporter {
     }
     const std::string all_properties = what + " is conflict-free, aligned and in bounds";
     auto unknown = [&](const std::string& reason) {
-      report::Finding f = unknown_finding(at.loc, what + " is conflict-free", reason);
+      rules::Finding f = unknown_finding(at.loc, what + " is conflict-free", reason);
       f.notes = at.notes;
       obligation(at.loc, all_properties, false, 0);
       bank_.report_at(at.loc, std::move(f), Severity::Error);
@@ -283,7 +283,7 @@ class PtxReporter {
     else unknown(r.conflicts.reason);
   }
 
-  void uniform_note(report::Finding& f, const SymbolicWitness& w) {
+  void uniform_note(rules::Finding& f, const SymbolicWitness& w) {
     if (w.uniforms.empty()) return;
     std::string u;
     for (const auto& [name, value] : w.uniforms) u += fmt::format("{}{} = {}", u.empty() ? "" : ", ", demangled(name), value);
@@ -308,13 +308,13 @@ class PtxReporter {
   void property(const Placed& at, const std::string& what, const std::string& failed, const SymbolicProperty& p) {
     if (p.verdict == Verdict::Proven) return;
     if (p.verdict == Verdict::Unknown) {
-      report::Finding f = unknown_finding(at.loc, what, p.reason);
+      rules::Finding f = unknown_finding(at.loc, what, p.reason);
       f.notes = at.notes;
       bank_.report_at(at.loc, std::move(f), Severity::Error);
       return;
     }
     const SymbolicWitness& w = *p.witness;
-    report::Finding f = finding(at.loc, fmt::format("{}: {}", failed, p.reason));
+    rules::Finding f = finding(at.loc, fmt::format("{}: {}", failed, p.reason));
     uniform_note(f, w);
     if (w.active != hw::kAllLanes) add_note(f, "active lanes: " + mask_text(w.active));
     for (const Note& n : at.notes) f.notes.push_back(n);
@@ -335,13 +335,13 @@ class PtxReporter {
                 const SymbolicProperty& p) {
     if (p.verdict == Verdict::Proven) return;
     if (p.verdict == Verdict::Unknown) {
-      report::Finding f = unknown_finding(at.loc, what + " is conflict-free", p.reason);
+      rules::Finding f = unknown_finding(at.loc, what + " is conflict-free", p.reason);
       f.notes = at.notes;
       bank_.report_at(at.loc, std::move(f), Severity::Error);
       return;
     }
     const SymbolicWitness& w = *p.witness;
-    report::Finding f = finding(at.loc, fmt::format("{} has bank conflicts: {} wavefronts where {} {} ideal", what, w.wavefronts,
+    rules::Finding f = finding(at.loc, fmt::format("{} has bank conflicts: {} wavefronts where {} {} ideal", what, w.wavefronts,
                                                     w.ideal, w.ideal == 1 ? "is" : "are"));
     if (w.lane_a >= 0)
       add_note(f, fmt::format("lanes {} and {} access bank {} at byte addresses {} and {} (as {})", w.lane_a, w.lane_b, w.bank,
@@ -382,7 +382,7 @@ class PtxReporter {
   const Config& config_;
   const PtxSourcePolicy& policy_;
   FindingSink bank_, descriptor_, input_;
-  std::vector<report::Obligation>& obligations_;
+  std::vector<rules::Obligation>& obligations_;
   const hw::Arch* arch_ = nullptr;
   std::string arch_note_;
   const ptx::Module* module_ = nullptr;
@@ -395,13 +395,13 @@ class PtxReporter {
 
 bool is_ptx_path(const std::string& path) { return fs::path(path).extension() == ".ptx"; }
 
-bool is_input_error(const report::Finding& f) {
+bool is_input_error(const rules::Finding& f) {
   // LP011, or a PTX file the checker refused to read (too large: LP000 "PATH.ptx: larger than ...").
   return f.rule_id == "LP011" || (f.rule_id == "LP000" && !f.loc.source && f.message.find(".ptx: ") != std::string::npos);
 }
 
 void check_ptx(const std::string& path, std::string text, const Config& config, const PtxSourcePolicy& sources,
-               std::vector<report::Finding>& findings, std::vector<report::Obligation>& obligations) {
+               std::vector<rules::Finding>& findings, std::vector<rules::Obligation>& obligations) {
   auto src = std::make_shared<SourceText>();
   src->name = path;
   src->text = std::move(text);

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "report/Finding.h"
+#include "rules/Finding.h"
 #include "rules/Config.h"
 
 namespace lp::rules {
@@ -24,10 +24,10 @@ struct PtxSourcePolicy {
 
 /// Checks one PTX file's text. Findings and decided obligations are appended.
 void check_ptx(const std::string& path, std::string text, const Config& config, const PtxSourcePolicy& sources,
-               std::vector<report::Finding>& findings, std::vector<report::Obligation>& obligations);
+               std::vector<rules::Finding>& findings, std::vector<rules::Obligation>& obligations);
 
 /// True when a finding says a PTX input could not be read (LP011, or a PTX file too large to
 /// read): `check` exits 2 for it.
-bool is_input_error(const report::Finding& f);
+bool is_input_error(const rules::Finding& f);
 
 }  // namespace lp::rules

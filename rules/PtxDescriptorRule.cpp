@@ -10,8 +10,8 @@ namespace {
 
 class PtxDescriptorRule : public Rule {
  public:
-  const report::RuleInfo& info() const override {
-    static const report::RuleInfo kInfo{
+  const rules::RuleInfo& info() const override {
+    static const rules::RuleInfo kInfo{
         "LP010", "not-per-lane", "A shared-memory access in PTX has no per-lane addresses",
         "cp.async.bulk (TMA), wgmma and tcgen05 read or write shared memory through descriptors or one address per "
         "warp, mbarrier operations synchronise, and wmma.load/store leave the lane-to-address map unspecified: none "

@@ -9,8 +9,8 @@ namespace {
 
 class PtxInputRule : public Rule {
  public:
-  const report::RuleInfo& info() const override {
-    static const report::RuleInfo kInfo{
+  const rules::RuleInfo& info() const override {
+    static const rules::RuleInfo kInfo{
         "LP011", "ptx-input", "A PTX file cannot be read",
         "The PTX reader stops at the first statement it cannot read (a syntax error, an unknown instruction, an "
         "undeclared register or label, a file or nesting past its limits) and reports it with its location; nothing "

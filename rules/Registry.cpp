@@ -15,7 +15,7 @@ std::vector<std::unique_ptr<Rule>>& registry() {
   return rules;
 }
 
-std::string fingerprint_of(const report::RuleInfo& rule, const SourceLoc& loc, const std::string& message) {
+std::string fingerprint_of(const rules::RuleInfo& rule, const SourceLoc& loc, const std::string& message) {
   // Rule, file and the statement's own text (whitespace-normalised): stable when lines move.
   if (!loc.source) return fmt::format("{}:{:016x}", rule.id, XXH3_64bits(message.data(), message.size()));
   const SourceText& src = *loc.source;
@@ -42,11 +42,11 @@ const std::vector<const Rule*>& all_rules() {
   return sorted;
 }
 
-FindingSink::FindingSink(const report::RuleInfo& rule, const Config& config, std::vector<report::Finding>& findings,
-                         std::vector<report::Obligation>& obligations)
+FindingSink::FindingSink(const rules::RuleInfo& rule, const Config& config, std::vector<rules::Finding>& findings,
+                         std::vector<rules::Obligation>& obligations)
     : rule_(rule), config_(config), findings_(findings), obligations_(obligations) {}
 
-void FindingSink::report(const annotate::Statement& stmt, report::Finding f,
+void FindingSink::report(const annotate::Statement& stmt, rules::Finding f,
                          std::initializer_list<const annotate::Statement*> related) {
   std::string id = rule_.id;
   std::transform(id.begin(), id.end(), id.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -61,7 +61,7 @@ void FindingSink::report(const annotate::Statement& stmt, report::Finding f,
     if (allows(s)) return;
   std::optional<Severity> sev = config_.severity_of(rule_);
   if (!sev) return;  // the rule is off
-  if (f.kind == report::FindingKind::Unknown) sev = config_.unknown_severity;
+  if (f.kind == rules::FindingKind::Unknown) sev = config_.unknown_severity;
   if (!sev) return;
   f.rule_id = rule_.id;
   f.severity = *sev;
@@ -69,10 +69,10 @@ void FindingSink::report(const annotate::Statement& stmt, report::Finding f,
   findings_.push_back(std::move(f));
 }
 
-void FindingSink::report_at(const SourceLoc& loc, report::Finding f, Severity floor) {
+void FindingSink::report_at(const SourceLoc& loc, rules::Finding f, Severity floor) {
   std::optional<Severity> sev = config_.severity_of(rule_);
   if (!sev) return;
-  if (f.kind == report::FindingKind::Unknown && !(sev = config_.unknown_severity)) return;
+  if (f.kind == rules::FindingKind::Unknown && !(sev = config_.unknown_severity)) return;
   f.rule_id = rule_.id;
   f.severity = floor == Severity::Warning ? Severity::Warning : *sev;  // a parser warning stays one
   f.fingerprint = fingerprint_of(rule_, loc, f.message);
@@ -81,7 +81,7 @@ void FindingSink::report_at(const SourceLoc& loc, report::Finding f, Severity fl
 
 void FindingSink::obligation(const annotate::Statement&, SourceLoc loc, std::string description, bool passed,
                              double time_ms) {
-  obligations_.push_back(report::Obligation{rule_.id, std::move(loc), std::move(description), passed, time_ms});
+  obligations_.push_back(rules::Obligation{rule_.id, std::move(loc), std::move(description), passed, time_ms});
 }
 
 }  // namespace lp::rules

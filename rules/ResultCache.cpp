@@ -60,20 +60,20 @@ json to_json(const FileResult& r) {
 FileResult from_json(const json& j, const std::shared_ptr<const SourceText>& src) {
   FileResult r;
   for (const auto& f : j.at("findings")) {
-    report::Finding x;
+    rules::Finding x;
     x.rule_id = f.at("rule");
     x.severity = enum_from(f.at("severity"), Severity::Error);
-    x.kind = enum_from(f.at("kind"), report::FindingKind::Invalid);
+    x.kind = enum_from(f.at("kind"), rules::FindingKind::Invalid);
     x.loc = loc_from(f.at("loc"), src);
     x.message = f.at("message");
     for (const auto& n : f.at("notes")) x.notes.push_back(Note{loc_from(n[0], src), n[1]});
     x.counterexample = f.at("counterexample");
-    for (const auto& t : f.at("trace")) x.trace.push_back(report::TraceStep{loc_from(t[0], src), t[1]});
+    for (const auto& t : f.at("trace")) x.trace.push_back(rules::TraceStep{loc_from(t[0], src), t[1]});
     x.fingerprint = f.at("fingerprint");
     r.findings.push_back(std::move(x));
   }
   for (const auto& o : j.at("obligations"))
-    r.obligations.push_back(report::Obligation{o[0], loc_from(o[1], src), o[2], o[3], o[4]});
+    r.obligations.push_back(rules::Obligation{o[0], loc_from(o[1], src), o[2], o[3], o[4]});
   return r;
 }
 
@@ -129,7 +129,7 @@ std::optional<FileResult> ResultCache::lookup(const std::string& key, const std:
 bool ResultCache::store(const std::string& key, const FileResult& r, double check_ms) const {
   if (check_ms < options_.min_check_ms) return false;
   if (std::any_of(r.findings.begin(), r.findings.end(),
-                  [](const report::Finding& f) { return f.kind == report::FindingKind::Unknown; }))
+                  [](const rules::Finding& f) { return f.kind == rules::FindingKind::Unknown; }))
     return false;
   const fs::path p = entry_path(options_, key);
   std::error_code ec;

@@ -19,15 +19,15 @@
 #include <vector>
 
 #include "analyzer/diag/Diagnostic.h"
-#include "report/Finding.h"
+#include "rules/Finding.h"
 #include "rules/Config.h"
 
 namespace lp::rules {
 
 /// What checking one file gave.
 struct FileResult {
-  std::vector<report::Finding> findings;
-  std::vector<report::Obligation> obligations;
+  std::vector<rules::Finding> findings;
+  std::vector<rules::Obligation> obligations;
 };
 
 struct CacheOptions {

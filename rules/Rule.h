@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "report/Finding.h"
+#include "rules/Finding.h"
 #include "rules/AlgebraSteps.h"
 #include "rules/BufferGraph.h"
 #include "rules/Config.h"
@@ -45,31 +45,31 @@ inline std::optional<NamedLayout> layout_of(const FileContext& ctx, const std::s
 /// unknown severity; an "off" rule reports nothing, its unknowns included.
 class FindingSink {
  public:
-  FindingSink(const report::RuleInfo& rule, const Config& config, std::vector<report::Finding>& findings,
-              std::vector<report::Obligation>& obligations);
+  FindingSink(const rules::RuleInfo& rule, const Config& config, std::vector<rules::Finding>& findings,
+              std::vector<rules::Obligation>& obligations);
 
   /// Reports a finding about `stmt` (fills rule id, severity and fingerprint). An `allow` of
   /// the rule on `stmt` or on `related` (the expectation that states the property, the buffer
   /// the finding is about) drops it.
-  void report(const annotate::Statement& stmt, report::Finding finding,
+  void report(const annotate::Statement& stmt, rules::Finding finding,
               std::initializer_list<const annotate::Statement*> related = {});
   /// Reports a finding that belongs to no statement (a diagnostic of the file itself) with the
   /// configured severity; a diagnostic that was only a warning stays a warning.
-  void report_at(const SourceLoc& loc, report::Finding finding, Severity diagnostic_severity);
+  void report_at(const SourceLoc& loc, rules::Finding finding, Severity diagnostic_severity);
   /// Records a decided obligation (passed or not) for statistics and JUnit.
   void obligation(const annotate::Statement& stmt, SourceLoc loc, std::string description, bool passed, double time_ms);
 
  private:
-  const report::RuleInfo& rule_;
+  const rules::RuleInfo& rule_;
   const Config& config_;
-  std::vector<report::Finding>& findings_;
-  std::vector<report::Obligation>& obligations_;
+  std::vector<rules::Finding>& findings_;
+  std::vector<rules::Obligation>& obligations_;
 };
 
 class Rule {
  public:
   virtual ~Rule() = default;
-  virtual const report::RuleInfo& info() const = 0;
+  virtual const rules::RuleInfo& info() const = 0;
   virtual void check(const FileContext& ctx, FindingSink& sink) const = 0;
 };
 

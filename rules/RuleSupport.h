@@ -5,19 +5,19 @@
 #include <string>
 #include <vector>
 
-#include "report/Finding.h"
+#include "rules/Finding.h"
 #include "solver/Result.h"
 
 namespace lp::rules {
 
-inline report::Finding finding(SourceLoc loc, std::string message) {
-  report::Finding f;
+inline rules::Finding finding(SourceLoc loc, std::string message) {
+  rules::Finding f;
   f.loc = std::move(loc);
   f.message = std::move(message);
   return f;
 }
 
-inline void add_note(report::Finding& f, std::string message, SourceLoc loc = {}) {
+inline void add_note(rules::Finding& f, std::string message, SourceLoc loc = {}) {
   f.notes.push_back(Note{std::move(loc), std::move(message)});
 }
 
@@ -28,13 +28,13 @@ inline std::string join(const std::vector<int64_t>& v, const char* sep = ",") {
 }
 
 /// An undecided proof: reported as unknown (the gate fails on it unless configured otherwise).
-inline report::Finding unknown_finding(SourceLoc loc, const std::string& what, const std::string& reason) {
-  report::Finding f = finding(std::move(loc), fmt::format("could not decide whether {}: {}", what, reason));
-  f.kind = report::FindingKind::Unknown;
+inline rules::Finding unknown_finding(SourceLoc loc, const std::string& what, const std::string& reason) {
+  rules::Finding f = finding(std::move(loc), fmt::format("could not decide whether {}: {}", what, reason));
+  f.kind = rules::FindingKind::Unknown;
   return f;
 }
 
-inline report::Finding unknown_finding(SourceLoc loc, const std::string& what, const Outcome& o) {
+inline rules::Finding unknown_finding(SourceLoc loc, const std::string& what, const Outcome& o) {
   return unknown_finding(std::move(loc), what, o.reason);
 }
 

@@ -11,8 +11,8 @@ namespace {
 
 class SwizzleMismatchRule : public Rule {
  public:
-  const report::RuleInfo& info() const override {
-    static const report::RuleInfo kInfo{
+  const rules::RuleInfo& info() const override {
+    static const rules::RuleInfo kInfo{
         "LP005", "swizzle-mismatch", "A TMA copy or MMA descriptor disagrees with the buffer's swizzle",
         "TMA writes shared memory with the swizzle mode of its tensor map, and wgmma/tcgen05 read it with the "
         "swizzle field of their descriptor. Both must equal the swizzle the buffer's layout declares (as a "
@@ -36,7 +36,7 @@ class SwizzleMismatchRule : public Rule {
         const bool same = declared.has_value() == used.has_value() && (!declared || *declared == *used);
         sink.obligation(*user, where, fmt::format("{} of '{}' uses its layout's swizzle", who, buf->name.text), same, 0);
         if (same) continue;
-        report::Finding f = finding(
+        rules::Finding f = finding(
             where, fmt::format("{} of '{}' uses {}, but the layout of '{}' has {}", who, buf->name.text,
                                used ? fmt::format("the {} swizzle ({} on byte addresses)", use->mode_name(), swizzle_text(used))
                                     : std::string("no swizzle"),

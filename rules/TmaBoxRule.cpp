@@ -42,8 +42,8 @@ std::optional<Stray> first_stray(const hw::TmaBox& box, const Layout& layout, in
 
 class TmaBoxRule : public Rule {
  public:
-  const report::RuleInfo& info() const override {
-    static const report::RuleInfo kInfo{
+  const rules::RuleInfo& info() const override {
+    static const rules::RuleInfo kInfo{
         "LP008", "tma-box", "A TMA box breaks the tensor-map limits or writes outside the buffer's layout",
         "cuTensorMapEncodeTiled rejects (or the copy mis-addresses) boxes with more than 5 dimensions, an extent "
         "above 256, an inner extent that is not a multiple of 16 bytes, or, with a swizzle, an inner extent wider "
@@ -66,7 +66,7 @@ class TmaBoxRule : public Rule {
       hw::TmaBoxCheck c = hw::check_tma_box(box);
       sink.obligation(s, t->box_loc, fmt::format("TMA box of '{}' is within the tensor-map limits", t->buffer.text), c.ok(), 0);
       for (const std::string& v : c.violations) {
-        report::Finding f = finding(t->box_loc, fmt::format("TMA box of '{}': {}", t->buffer.text, v));
+        rules::Finding f = finding(t->box_loc, fmt::format("TMA box of '{}': {}", t->buffer.text, v));
         f.counterexample = {{"box", box.box_dims}, {"element_bytes", box.element_bytes},
                             {"swizzle", std::string(hw::swizzle_name(box.swizzle))}};
         sink.report(s, std::move(f));
@@ -104,7 +104,7 @@ class TmaBoxRule : public Rule {
     }
     sink.obligation(s, t.box_loc, what, !stray, clock.elapsed_ms());
     if (!stray) return;
-    report::Finding f = finding(
+    rules::Finding f = finding(
         t.box_loc, fmt::format("TMA box of '{}' writes element ({}) to byte {}, where the layout has no element", t.buffer.text,
                                join(stray->coord), stray->byte));
     add_note(f, box.swizzle == hw::SmemSwizzle::None

@@ -41,15 +41,15 @@ std::vector<CorpusEntry> entries() {
   return out;
 }
 
-report::CheckRun check_corpus() {
+rules::CheckRun check_corpus() {
   enter_repository();
   rules::CheckOptions options;  // the default configuration, no cache: what a fresh clone runs
   return rules::check_paths({"corpus"}, options);
 }
 
-ExpectedFinding as_expected(const report::Finding& f) {
+ExpectedFinding as_expected(const rules::Finding& f) {
   auto [line, col] = f.loc.source ? line_col_of(*f.loc.source, f.loc.offset) : std::pair<size_t, size_t>{0, 0};
-  return {f.rule_id, line, f.kind == report::FindingKind::Unknown};
+  return {f.rule_id, line, f.kind == rules::FindingKind::Unknown};
 }
 
 std::string cell(std::string s) {
@@ -122,12 +122,12 @@ TEST_CASE("the corpus has at least 150 entries from at least 8 projects", "[corp
 
 TEST_CASE("check reports on every corpus entry exactly the findings of its verdict", "[corpus]") {
   auto all = entries();
-  report::CheckRun run = check_corpus();
+  rules::CheckRun run = check_corpus();
   std::map<std::string, std::vector<ExpectedFinding>> found;
   std::map<std::string, size_t> proven;
-  for (const report::Finding& f : run.findings) found[report::baseline_path(report::file_of(f.loc))].push_back(as_expected(f));
-  for (const report::Obligation& o : run.obligations)
-    if (o.passed) ++proven[report::baseline_path(report::file_of(o.loc))];
+  for (const rules::Finding& f : run.findings) found[report::baseline_path(rules::file_of(f.loc))].push_back(as_expected(f));
+  for (const rules::Obligation& o : run.obligations)
+    if (o.passed) ++proven[report::baseline_path(rules::file_of(o.loc))];
   for (const CorpusEntry& e : all) {
     auto actual = found[e.path];
     std::sort(actual.begin(), actual.end());
@@ -150,7 +150,7 @@ TEST_CASE("every corpus finding is confirmed or says why not", "[corpus]") {
 TEST_CASE("the corpus baseline accepts exactly the corpus's findings", "[corpus]") {
   size_t expected = 0;
   for (const CorpusEntry& e : entries()) expected += e.expected.size();
-  report::CheckRun run = check_corpus();
+  rules::CheckRun run = check_corpus();
   const size_t accepted = report::apply_baseline(run, report::Baseline::read("corpus/known-findings.baseline.json"));
   INFO("regenerate with scripts/update-corpus-docs.sh");
   CHECK(run.findings.empty());

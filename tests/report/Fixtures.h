@@ -3,7 +3,7 @@
 #include <memory>
 #include <string>
 
-#include "report/Finding.h"
+#include "report/Findings.h"
 
 namespace lp::report::test {
 

@@ -13,11 +13,11 @@ namespace {
 
 const char* kBug = "smem sD : f32 = (_32,_33):(_32,_1)\n";
 
-std::vector<std::string> summary(const lp::report::CheckRun& run) {
+std::vector<std::string> summary(const lp::rules::CheckRun& run) {
   std::vector<std::string> s;
   for (const auto& f : run.findings) {
     auto [line, col] = f.loc.source ? lp::line_col_of(*f.loc.source, f.loc.offset) : std::pair<size_t, size_t>{0, 0};
-    s.push_back(lp::report::file_of(f.loc) + ":" + std::to_string(line) + ":" + std::to_string(col) + " " + f.rule_id +
+    s.push_back(lp::rules::file_of(f.loc) + ":" + std::to_string(line) + ":" + std::to_string(col) + " " + f.rule_id +
                 " " + f.message + " " + f.counterexample.dump() + " " + f.fingerprint);
   }
   std::sort(s.begin(), s.end());

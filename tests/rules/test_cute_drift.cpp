@@ -8,8 +8,8 @@
 
 namespace {
 
-using lp::report::CheckRun;
-using lp::report::Finding;
+using lp::rules::CheckRun;
+using lp::rules::Finding;
 
 CheckRun check(const std::vector<std::string>& paths, std::optional<std::string> cache = std::nullopt) {
   lp::rules::CheckOptions opt;
@@ -86,7 +86,7 @@ TEST_CASE("LP012: the first coordinate where an annotation and CuTe differ", "[r
                          "a base aligned to 1024 bytes: CuTe's swizzle acts on absolute byte addresses and the "
                          "annotation's on element offsets; declare 'align 1024' (or write the swizzle as CuTe does)");
   CHECK(f[3]->message == "no probe output among the files checked defines the CuTe expression \"Nowhere\"");
-  CHECK(f[3]->kind == lp::report::FindingKind::Invalid);
+  CHECK(f[3]->kind == lp::rules::FindingKind::Invalid);
   CHECK(at(f[3]->loc) == std::pair<size_t, size_t>{4, 31});
 }
 
@@ -99,7 +99,7 @@ TEST_CASE("LP012: two probes may not give one expression two layouts", "[rules][
   REQUIRE(f.size() == 1);
   CHECK(f[0]->message == "two probes give the CuTe expression \"X\" different layouts: at coordinate (1,0) (index 1) the "
                          "element offset is 1, not 2");
-  CHECK(lp::report::file_of(f[0]->loc).find("b.lp") != std::string::npos);
+  CHECK(lp::rules::file_of(f[0]->loc).find("b.lp") != std::string::npos);
 }
 
 TEST_CASE("LP012: a file naming CuTe expressions is cached under the run's definitions, so a changed probe output is seen", "[rules][cute]") {
@@ -113,7 +113,7 @@ TEST_CASE("LP012: a file naming CuTe expressions is cached under the run's defin
   const CheckRun first = check({tree.path("src")}, cache);
   auto changed = of_rule(first, "LP012");
   REQUIRE(changed.size() == 1);
-  CHECK(lp::report::file_of(changed[0]->loc).ends_with("kernel.lp"));
+  CHECK(lp::rules::file_of(changed[0]->loc).ends_with("kernel.lp"));
   // ... and its finding, cached in turn, comes back whole.
   const CheckRun second = check({tree.path("src")}, cache);
   auto again = of_rule(second, "LP012");
@@ -131,20 +131,20 @@ TEST_CASE("findings on generated statements are reported at their `at` line", "[
   auto f = of_rule(run, "LP002");
   REQUIRE(f.size() == 1);
   // The probe is one of the files checked: its line is shown, the caret on its first character.
-  CHECK(lp::report::file_of(f[0]->loc) == probe);
+  CHECK(lp::rules::file_of(f[0]->loc) == probe);
   CHECK(at(f[0]->loc) == std::pair<size_t, size_t>{3, 5});
   CHECK(f[0]->notes[0].message == "in the statement generated there");
   CHECK(at(f[0]->notes[0].loc) == std::pair<size_t, size_t>{2, 1});
   // Its obligation stays on the generated statement, where it was decided.
   bool stays = false;
   for (const auto& o : run.obligations)
-    if (o.rule_id == "LP002") stays = lp::report::file_of(o.loc).ends_with("gen.lp");
+    if (o.rule_id == "LP002") stays = lp::rules::file_of(o.loc).ends_with("gen.lp");
   CHECK(stays);
   // Checked alone, the generated file names the probe's line without showing it.
   CheckRun alone = check({tree.path("gen.lp")});
   auto g = of_rule(alone, "LP002");
   REQUIRE(g.size() == 1);
-  CHECK(lp::report::file_of(g[0]->loc) == probe);
+  CHECK(lp::rules::file_of(g[0]->loc) == probe);
   CHECK(at(g[0]->loc) == std::pair<size_t, size_t>{3, 1});
   CHECK(g[0]->loc.source->text.empty());
 }

@@ -10,8 +10,8 @@
 
 namespace {
 
-using lp::report::CheckRun;
-using lp::report::Obligation;
+using lp::rules::CheckRun;
+using lp::rules::Obligation;
 
 CheckRun check_text(const std::string& text) {
   lp::test::TempTree tree;

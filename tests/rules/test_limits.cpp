@@ -28,7 +28,7 @@ const char* kProofs =
     "tmem sfa : f32 = S[(32,4):(1@TLane,1@TCol)] + R[4:32@TLane]\n"
     "covers sfa TLane=0..127, TCol=0..3\n";
 
-std::string messages(const lp::report::CheckRun& run) {
+std::string messages(const lp::rules::CheckRun& run) {
   std::string all;
   for (const auto& f : run.findings) all += f.rule_id + " " + f.message + "\n";
   return all;
@@ -137,13 +137,13 @@ TEST_CASE("limits: a spent time budget turns the remaining proofs into unknowns,
   lp::rules::CheckOptions full;
   full.jobs = 1;
   auto reference = lp::rules::check_paths({t.path("src")}, full);
-  auto proven = [](const lp::report::CheckRun& r) {
+  auto proven = [](const lp::rules::CheckRun& r) {
     return std::count_if(r.obligations.begin(), r.obligations.end(), [](const auto& o) { return o.passed; });
   };
   const auto decided = proven(reference);
   CHECK(decided >= 3);
   CHECK(static_cast<size_t>(decided) == reference.obligations.size());
-  for (const auto& f : reference.findings) CHECK(f.kind != lp::report::FindingKind::Unknown);
+  for (const auto& f : reference.findings) CHECK(f.kind != lp::rules::FindingKind::Unknown);
 
   lp::rules::CheckOptions spent = full;
   spent.config.time_budget_s = 1e-9;  // over before the first proof
@@ -152,7 +152,7 @@ TEST_CASE("limits: a spent time budget turns the remaining proofs into unknowns,
   auto run = lp::rules::check_paths({t.path("src")}, spent);
   size_t unknowns = 0;
   for (const auto& f : run.findings) {
-    if (f.kind != lp::report::FindingKind::Unknown) continue;
+    if (f.kind != lp::rules::FindingKind::Unknown) continue;
     ++unknowns;
     CHECK(f.severity == lp::Severity::Error);  // [gate] unknown = "error": the gate fails
   }
@@ -223,7 +223,7 @@ TEST_CASE("limits: the cache stays under its size bound; the least recently used
   const auto now = fs::file_time_type::clock::now();
   for (int k = 0; k < 10; ++k) {
     lp::rules::FileResult r;
-    lp::report::Finding f;
+    lp::rules::Finding f;
     f.rule_id = "LP001";
     f.message = std::string(50 * 1024, static_cast<char>('a' + k));
     r.findings.push_back(f);
@@ -305,7 +305,7 @@ TEST_CASE("limits: the run's memory budget makes a proof unknown before memory p
   std::string all = messages(run);
   INFO(all);
   REQUIRE(run.findings.size() == 1);
-  CHECK(run.findings[0].kind == lp::report::FindingKind::Unknown);
+  CHECK(run.findings[0].kind == lp::rules::FindingKind::Unknown);
   CHECK(all.find("memory budget ([solver] memory-mb)") != std::string::npos);
 }
 
@@ -320,7 +320,7 @@ TEST_CASE("limits: files that each ask for 2^63 parameter values are unknown, an
   INFO(all);
   CHECK(run.files.size() == 2);
   CHECK(run.obligations.size() == 2);
-  for (const auto& f : run.findings) CHECK(f.kind == lp::report::FindingKind::Unknown);
+  for (const auto& f : run.findings) CHECK(f.kind == lp::rules::FindingKind::Unknown);
 }
 
 TEST_CASE("limits: eval's output grows with the layout's points, not with its basis indices", "[cli][limits]") {

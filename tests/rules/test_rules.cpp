@@ -7,8 +7,8 @@
 
 namespace {
 
-using lp::report::CheckRun;
-using lp::report::Finding;
+using lp::rules::CheckRun;
+using lp::rules::Finding;
 
 CheckRun check_text(const std::string& text, lp::rules::Config config = {}) {
   lp::test::TempTree tree;
@@ -144,7 +144,7 @@ TEST_CASE("expectations on compose/divide results check the layout CuTe computes
   CHECK(lp003[1]->message == "the operation cannot be performed: 'R' has no layout: CuTe computes no layout for it");
   auto lp001 = of_rule(none, "LP001");
   REQUIRE(lp001.size() == 1);
-  CHECK(lp001[0]->kind == lp::report::FindingKind::Unknown);
+  CHECK(lp001[0]->kind == lp::rules::FindingKind::Unknown);
   CHECK(at(*lp001[0]) == std::pair<size_t, size_t>{2, 8});
 }
 
@@ -244,7 +244,7 @@ TEST_CASE("LP000 annotation-syntax: a malformed statement is a finding at its co
   auto f = of_rule(r, "LP000");
   REQUIRE(f.size() == 1);
   CHECK(at(*f[0]) == std::pair<size_t, size_t>{1, 47});
-  CHECK(f[0]->kind == lp::report::FindingKind::Invalid);
+  CHECK(f[0]->kind == lp::rules::FindingKind::Invalid);
 }
 
 TEST_CASE("suppressions need the rule's name and silence exactly that rule on that statement", "[rules]") {
@@ -287,7 +287,7 @@ TEST_CASE("configured severities and unknowns", "[rules]") {
   CheckRun u = check_text("smem sX : f32 = (_64,_64):(_64,_1)\n", tiny);
   auto f = of_rule(u, "LP001");
   REQUIRE(f.size() == 1);
-  CHECK(f[0]->kind == lp::report::FindingKind::Unknown);
+  CHECK(f[0]->kind == lp::rules::FindingKind::Unknown);
   CHECK(f[0]->severity == lp::Severity::Error);
   tiny.unknown_severity = std::nullopt;
   CHECK(check_text("smem sX : f32 = (_64,_64):(_64,_1)\n", tiny).findings.empty());

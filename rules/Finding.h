@@ -1,7 +1,8 @@
 #pragma once
-// The findings of a `layoutproof check` run, as every output format (text, JSON, SARIF, JUnit,
-// and later HTML reports and CUDA replays) receives them. Rules produce them; reports present
-// them; nothing downstream re-derives a verdict.
+// The findings of a `layoutproof check` run: what the rules produce and every output format (text,
+// JSON, SARIF, JUnit, HTML, CUDA replays) receives. Part of the rules layer (its own small library,
+// lp_findings, so report/ and replay/ depend on it without linking the rules); nothing downstream
+// re-derives a verdict.
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -11,7 +12,7 @@
 #include "analyzer/diag/Diagnostic.h"
 #include "analyzer/support/BuildInfo.h"
 
-namespace lp::report {
+namespace lp::rules {
 
 /// What a rule is, for rule metadata (SARIF `tool.driver.rules`, docs links, config).
 /// Invariant: `id` is stable across releases (e.g. "LP002"); `name` is kebab-case
@@ -81,4 +82,4 @@ struct CheckRun {
 /// The path of a location's file as the report should show it ("" without a source).
 std::string file_of(const SourceLoc& loc);
 
-}  // namespace lp::report
+}  // namespace lp::rules
