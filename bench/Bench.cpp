@@ -225,7 +225,7 @@ std::vector<BenchQuery> scaling_queries(int64_t max_tile, int param_max_log2) {
                        return Rerun{prove_injective(smem, e, l), ""};
                      }});
       const Layout lanes = parse_layout_text(warp_lanes(s), "<bench lanes>").layout;
-      const SmemAccess access(smem, 32, lanes, hw::smem_instr("ld.shared.b32"), hw::arch_by_name("sm_90"), 1024);
+      const SmemAccess access(smem, 32, lanes, hw::smem_instr("ld.shared.b32"), hw::default_arch(), 1024);
       out.push_back({"scaling", "bank-conflicts", fam.name, size, "ld.shared.b32 " + warp_lanes(s),
                      [access](Engine e, const SolverLimits& l) { return rerun_conflict_free(access, e, l); }});
     }

@@ -44,7 +44,7 @@ class BanksCommand : public Command {
  public:
   CLI::App* setup(CLI::App& app) override {
     auto* sub = app.add_subcommand("banks", "Exact shared-memory wavefronts of one warp-wide instruction");
-    sub->add_option("--arch", arch_, "Architecture: sm_80, sm_90 or sm_100")->default_val("sm_90");
+    sub->add_option("--arch", arch_, "Architecture: sm_80, sm_90 or sm_100")->default_val(std::string(hw::kDefaultArchName));
     sub->add_option("--instr", instr_, "Instruction, e.g. ld.shared.v4.b32, ldmatrix.x4.trans")->required();
     sub->add_option("--addresses", addresses_,
                     "32 comma-separated byte offsets of lanes 0..31 from a 1024-byte-aligned base")

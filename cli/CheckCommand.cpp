@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "hw/Arch.h"
 #include "cli/Command.h"
 #include "cli/CudaCompile.h"
 #include "report/Baseline.h"
@@ -35,7 +36,7 @@ class CheckCommand : public Command {
     auto* sub = app.add_subcommand("check", "Check every layout annotation in files and directories (the CI gate)");
     sub->add_option("paths", paths_, "Files and directories to check (with --cuda: nvcc arguments, after --)");
     sub->add_option("--cuda", cuda_, "Compile this CUDA file to PTX with nvcc (-O3 -lineinfo) and check the PTX");
-    sub->add_option("--arch", arch_, "The architecture --cuda compiles for (default sm_80)");
+    sub->add_option("--arch", arch_, "The architecture --cuda compiles for (default " + std::string(hw::kDefaultArchName) + ")");
     sub->add_option("--format", format_, "text, json, sarif, junit or codequality (GitLab)")
         ->check(CLI::IsMember({"text", "json", "sarif", "junit", "codequality"}));
     sub->add_option("--output", output_, "Write the report here instead of standard output");
@@ -124,7 +125,7 @@ class CheckCommand : public Command {
 
  private:
   std::vector<std::string> paths_;
-  std::string cuda_, arch_ = "sm_80";
+  std::string cuda_, arch_{hw::kDefaultArchName};
   std::string format_ = "text", output_, baseline_, write_baseline_, config_path_, engine_, cache_dir_, report_dir_, fail_on_ = "warning";
   unsigned jobs_ = 0;
   std::optional<double> time_budget_;

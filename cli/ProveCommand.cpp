@@ -10,6 +10,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "hw/Arch.h"
 #include "cli/Command.h"
 #include "cli/ImageJson.h"
 #include "cli/LayoutArg.h"
@@ -235,7 +236,7 @@ class ProveCommand : public Command {
 
   CLI::App *injective_ = nullptr, *covers_ = nullptr, *compose_ = nullptr, *conflict_ = nullptr;
   std::string layout_, second_, notation_, target_, engine_ = "auto";
-  std::string smem_, dtype_, lanes_, instr_, arch_ = "sm_90";
+  std::string smem_, dtype_, lanes_, instr_, arch_{hw::kDefaultArchName};
   int64_t base_align_ = 1024;
   std::vector<std::string> param_options_;
   bool json_ = false;

@@ -29,6 +29,15 @@ const Arch& arch_by_name(std::string_view name) {
   throw HwError("unknown architecture '" + std::string(name) + "' (known: " + known + ")");
 }
 
+const Arch& default_arch() { return arch_by_name(kDefaultArchName); }
+
+const Arch& arch_for_sm(int sm) {
+  const Arch* best = &arches().front();
+  for (const Arch& a : arches())
+    if (a.sm <= sm) best = &a;  // arches() is ordered by sm
+  return *best;
+}
+
 std::vector<std::string> arch_names() {
   std::vector<std::string> names;
   for (const Arch& a : arches()) names.emplace_back(a.name);

@@ -22,6 +22,15 @@ struct Arch {
   bool has_stmatrix = false;  ///< stmatrix is sm_90+
 };
 
+/// The architecture every command models when none is named: the one whose shared memory was
+/// measured (tests/data/sm90_*.tsv).
+inline constexpr std::string_view kDefaultArchName = "sm_90";
+const Arch& default_arch();
+
+/// The bank model of a compute capability: sm_8x is sm_80, sm_9x sm_90, sm_100 and later sm_100
+/// (their shared-memory banks are the same, docs/hardware.md); below sm_80, sm_80.
+const Arch& arch_for_sm(int sm);
+
 /// Throws HwError naming the known architectures when `name` is not one of them.
 const Arch& arch_by_name(std::string_view name);
 std::vector<std::string> arch_names();

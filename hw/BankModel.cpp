@@ -67,7 +67,9 @@ void add_read_side(const Arch& arch, const SmemInstr& instr, const std::vector<i
 
 bool loads_merge(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses) {
   if (!arch.load_merging || !instr.mergeable || addresses.size() != kWarpLanes) return false;
-  return partners_match(addresses, 1) || partners_match(addresses, 2);
+  for (int x : kMergePartnerXors)
+    if (partners_match(addresses, x)) return true;
+  return false;
 }
 
 namespace {

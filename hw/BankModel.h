@@ -14,6 +14,7 @@
 // parts by those groups of lines, and a part costs the larger of its shared writes and its L1 reads
 // (every lane's read counts, as every write does). Without the global side, each phase's sources are taken
 // to lie in one line, as in a row-major fill. Measured: tests/data/sm90_cp_async_wavefronts.tsv.
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -22,6 +23,7 @@
 
 namespace lp::hw {
 
+/// Lanes of a warp (PTX ISA 9.0, section 2.2: "the warp size is 32 threads").
 inline constexpr int kWarpLanes = 32;
 /// Bytes of an L1 cache line (sm_80, sm_90): cp.async.ca reads its sources from such lines.
 inline constexpr int64_t kL1LineBytes = 128;
@@ -48,8 +50,12 @@ struct AccessCost {
   std::vector<PhaseCost> phases;
 };
 
+/// A mergeable load merges when, for one x here, every lane t reads the same address as lane t^x
+/// (measured on sm_90, docs/hardware.md).
+inline constexpr std::array<int, 2> kMergePartnerXors{1, 2};
+
 /// True when a mergeable load on `arch` merges: every lane t reads the same address as lane
-/// t^1, or every lane t reads the same address as lane t^2.
+/// t^1, or every lane t reads the same address as lane t^2 (kMergePartnerXors).
 bool loads_merge(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses);
 
 /// Checks the instruction exists on `arch`, that there are 32 addresses, and that every

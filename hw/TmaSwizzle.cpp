@@ -7,7 +7,6 @@ namespace lp::hw {
 namespace {
 
 constexpr int64_t kDescriptorOffsetMask = 0x3FFFF;
-constexpr int64_t kTmaSmemAlignment = 128;
 constexpr int64_t kTmaMaxBoxExtent = 256;
 
 }  // namespace

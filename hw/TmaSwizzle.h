@@ -17,6 +17,9 @@ namespace lp::hw {
 
 enum class SmemSwizzle { None, B32, B64, B128 };
 
+/// The alignment TMA requires of its shared-memory address (CUDA driver API, cuTensorMapEncodeTiled).
+inline constexpr int64_t kTmaSmemAlignment = 128;
+
 std::string_view swizzle_name(SmemSwizzle mode);  ///< "none", "32B", "64B", "128B"
 SmemSwizzle swizzle_from_name(std::string_view name);  ///< throws HwError
 

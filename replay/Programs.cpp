@@ -528,7 +528,7 @@ std::string single_warp_program(const json& finding, const hw::SmemInstr& instr,
 std::string bank_program(const json& finding) {
   const json& cex = finding.at("counterexample");
   const hw::SmemInstr& instr = hw::smem_instr(cex.at("instruction").get<std::string>());
-  const hw::Arch& arch = hw::arch_by_name(cex.value("arch", std::string("sm_90")));
+  const hw::Arch& arch = hw::arch_by_name(cex.value("arch", std::string(hw::kDefaultArchName)));
   const std::vector<int64_t> lanes = lane_addresses(cex, "LP002");
   const int64_t predicted = cex.at("wavefronts").get<int64_t>();
   const std::vector<int64_t> control = control_addresses(instr);
@@ -554,7 +554,7 @@ std::string async_sector_program(const json& finding) {
   const json& cex = finding.at("counterexample");
   const hw::SmemInstr& instr = hw::smem_instr(cex.at("instruction").get<std::string>());
   if (instr.async != hw::AsyncCopy::CacheGlobal) throw ReplayError("LP009 is about cp.async.cg, not " + std::string(instr.name));
-  const hw::Arch& arch = hw::arch_by_name(cex.value("arch", std::string("sm_90")));
+  const hw::Arch& arch = hw::arch_by_name(cex.value("arch", std::string(hw::kDefaultArchName)));
   const std::vector<int64_t> lanes = lane_addresses(cex, "LP009");
   const std::vector<int64_t> control = control_addresses(instr);
   const int64_t control_predicted = hw::bypass_sectors(arch, instr, control).sectors;

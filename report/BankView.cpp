@@ -33,7 +33,7 @@ BankView bank_view(const nlohmann::json& ce) {
     v.addresses.push_back(a.get<int64_t>());
   }
   auto arch = ce.find("arch");
-  v.arch = &hw::arch_by_name(arch != ce.end() && arch->is_string() ? arch->get<std::string>() : "sm_90");
+  v.arch = arch != ce.end() && arch->is_string() ? &hw::arch_by_name(arch->get<std::string>()) : &hw::default_arch();
   v.instr = &hw::smem_instr(instr->get<std::string>());
   v.cost = hw::smem_access_cost(*v.arch, *v.instr, v.addresses);
   for (size_t k = 1; k < v.cost.phases.size(); ++k)

@@ -43,7 +43,7 @@ class AsyncSectorRule : public Rule {
       if (!buf || !buf->layout || !buf->dtype) continue;  // the parser reported it
       if (!buf->layout->parsed.param_uses.empty() || !acc->lanes.parsed.param_uses.empty()) continue;  // LP002 says unknown
       const std::string what = fmt::format("{} on '{}'", acc->instr->name, acc->buffer.text);
-      const hw::Arch& arch = acc->arch ? *acc->arch : hw::arch_by_name("sm_90");
+      const hw::Arch& arch = acc->arch ? *acc->arch : hw::default_arch();
       std::optional<Worst> worst;
       int64_t total = 0, ideal = 0, issues = 0;
       try {

@@ -53,7 +53,7 @@ class BankConflictRule : public Rule {
         }
         continue;
       }
-      const hw::Arch& arch = acc->arch ? *acc->arch : hw::arch_by_name("sm_90");
+      const hw::Arch& arch = acc->arch ? *acc->arch : hw::default_arch();
       int64_t align = buf->align ? buf->align->value : kAssumedAlignment;
       try {
         SmemAccess access(buf->layout->parsed.layout, buf->dtype->bits, acc->lanes.parsed.layout, *acc->instr, arch, align);

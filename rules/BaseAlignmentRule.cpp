@@ -30,8 +30,8 @@ class BaseAlignmentRule : public Rule {
       SourceLoc why_loc;
       std::string why;
       for (const Stage& st : buf->layout->parsed.layout.stages())
-        if (st.kind == Stage::Kind::ByteSwizzle && !st.swizzle.is_identity() && period_of(st.swizzle) > need) {
-          need = period_of(st.swizzle);
+        if (st.kind == Stage::Kind::ByteSwizzle && !st.swizzle.is_identity() && st.swizzle.period() > need) {
+          need = st.swizzle.period();
           why_loc = buf->layout->loc;
           why = fmt::format("its byte-address swizzle repeats every {} bytes", need);
         }
@@ -39,7 +39,8 @@ class BaseAlignmentRule : public Rule {
         auto use = swizzle_use(*user);
         if (!use) continue;
         const std::optional<Swizzle> applied = use->byte_swizzle();
-        int64_t p = std::max<int64_t>(applied ? period_of(*applied) : 16, use->tma ? 128 : 16);
+        const int64_t unswizzled = hw::swizzle_period_bytes(hw::SmemSwizzle::None);
+        int64_t p = std::max<int64_t>(applied ? applied->period() : unswizzled, use->tma ? hw::kTmaSmemAlignment : unswizzled);
         if (p > need) {
           need = p;
           why_loc = use->loc;
@@ -47,7 +48,7 @@ class BaseAlignmentRule : public Rule {
                         : "TMA needs 128-byte aligned shared memory";
         }
       }
-      if (need <= 16) continue;
+      if (need <= hw::swizzle_period_bytes(hw::SmemSwizzle::None)) continue;
       const bool ok = buf->align && buf->align->value >= need;
       sink.obligation(s, s.loc, fmt::format("'{}' is aligned to {} bytes", buf->name.text, need), ok, 0);
       if (ok) continue;

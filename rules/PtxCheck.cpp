@@ -42,11 +42,10 @@ std::string demangled(const std::string& name) {
 std::pair<const hw::Arch*, std::string> arch_for_target(const std::string& target) {
   int sm = 0;
   if (target.rfind("sm_", 0) == 0) sm = std::atoi(target.c_str() + 3);
-  const char* name = sm >= 100 ? "sm_100" : sm >= 90 ? "sm_90" : "sm_80";
-  const hw::Arch& arch = hw::arch_by_name(name);
+  const hw::Arch& arch = hw::arch_for_sm(sm);
   std::string note;
-  if (target.empty()) note = "the PTX names no .target; modelled as sm_80";
-  else if (std::string(name) != target) note = fmt::format(".target {} is modelled as {}", target, name);
+  if (target.empty()) note = fmt::format("the PTX names no .target; modelled as {}", arch.name);
+  else if (arch.name != target) note = fmt::format(".target {} is modelled as {}", target, arch.name);
   return {&arch, note};
 }
 

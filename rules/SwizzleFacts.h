@@ -56,11 +56,4 @@ inline std::optional<SwizzleUse> swizzle_use(const annotate::Statement& s) {
   return std::nullopt;
 }
 
-/// Bytes after which the absolute-address pattern of a byte swizzle repeats.
-inline int64_t period_of(const Swizzle& s) {
-  int64_t mask = s.source_mask() | s.dest_mask();
-  int top = 63 - __builtin_clzll(static_cast<uint64_t>(mask | 1));
-  return int64_t{1} << (top + 1);
-}
-
 }  // namespace lp::rules

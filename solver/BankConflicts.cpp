@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <bit>
+
 #include "analyzer/ir/Checked.h"
 #include "analyzer/support/Governor.h"
 #include "hw/BankModel.h"
@@ -38,7 +40,8 @@ ConflictWitness witness_from_cost(const SmemAccess& a, int64_t issue, int64_t ba
   const int bank_count = a.arch().banks;
   std::vector<std::pair<int, int64_t>> touching;  // (lane, word) on the bank
   for (int lane : worst->lanes) {
-    int64_t first = addr[static_cast<size_t>(lane)] / 4, last = (addr[static_cast<size_t>(lane)] + a.instr().bytes - 1) / 4;
+    const int64_t word_bytes = a.arch().bank_bytes;
+    int64_t first = addr[static_cast<size_t>(lane)] / word_bytes, last = (addr[static_cast<size_t>(lane)] + a.instr().bytes - 1) / word_bytes;
     for (int64_t word = first; word <= last; ++word)
       if (word % bank_count == w.bank) touching.push_back({lane, word});
   }
@@ -87,7 +90,7 @@ ConflictResult by_enumeration(const SmemAccess& a, const SolverLimits& limits, i
   r.engine = Engine::Enum;
   auto residues = bases(a);
   const int used = hw::address_lane_count(a.instr());
-  if (access_prefix < 0 && a.issue_count() > limits.max_enumeration / 32 / static_cast<int64_t>(residues.size())) {
+  if (access_prefix < 0 && a.issue_count() > limits.max_enumeration / hw::kWarpLanes / static_cast<int64_t>(residues.size())) {
     r.reason = fmt::format("{} issues x {} base residues exceed the enumeration limit", a.issue_count(), residues.size());
     return r;
   }
@@ -179,7 +182,7 @@ ConflictResult by_f2(const SmemAccess& a, const SolverLimits& limits) {
     }
   }
   if (!map->vectors_shown()) {
-    if (a.issue_count() > limits.max_enumeration / 32) {
+    if (a.issue_count() > limits.max_enumeration / hw::kWarpLanes) {
       r.reason = "the vector-coverage check is not shown over F2 and needs an enumeration of all issues, which exceeds the limit";
       return r;
     }
@@ -263,7 +266,7 @@ Encoded encode(z3::context& ctx, const SmemAccess& a, const Z3Layout& enc) {
   const int used = hw::address_lane_count(a.instr());
   const auto& dims = a.smem_dims();
   std::vector<z3::expr> address;
-  for (int lane = 0; lane < 32; ++lane) {
+  for (int lane = 0; lane < hw::kWarpLanes; ++lane) {
     if (lane >= used) {
       address.push_back(address.front());
       continue;
@@ -307,14 +310,15 @@ Encoded encode(z3::context& ctx, const SmemAccess& a, const Z3Layout& enc) {
   // Phase costs, for the unmerged and (where the load may merge) the merged phase split.
   const unsigned cw = 16;
   auto cnt = [&](int64_t v) { return ctx.bv_val(v, cw); };
-  const int words_per_access = std::max(1, a.instr().bytes / 4);
+  const int words_per_access = std::max(1, a.instr().bytes / a.arch().bank_bytes);
+  const int word_shift = std::countr_zero(static_cast<unsigned>(a.arch().bank_bytes));  // bank words are a power of two
   auto structure_cost = [&](bool merged) {
     z3::expr total = cnt(0);
     auto phases = hw::phase_lanes(a.instr(), merged);
     for (const auto& lanes_of_phase : phases) {
       std::vector<z3::expr> words;
       for (int lane : lanes_of_phase)
-        for (int j = 0; j < words_per_access; ++j) words.push_back(z3::lshr(address[static_cast<size_t>(lane)], k(2)) + k(j));
+        for (int j = 0; j < words_per_access; ++j) words.push_back(z3::lshr(address[static_cast<size_t>(lane)], k(word_shift)) + k(j));
       std::vector<z3::expr> counted;  // the word counts toward its bank (first occurrence, or every access)
       std::vector<z3::expr> bank_of;
       for (size_t c = 0; c < words.size(); ++c) {
@@ -339,12 +343,13 @@ Encoded encode(z3::context& ctx, const SmemAccess& a, const Z3Layout& enc) {
   z3::expr total = total_u, ideal = ideal_u;
   if (a.arch().load_merging && a.instr().mergeable) {
     auto [total_m, ideal_m] = structure_cost(true);
-    z3::expr pair1 = ctx.bool_val(true), pair2 = ctx.bool_val(true);
-    for (int t = 0; t < 32; ++t) {
-      pair1 = pair1 && address[static_cast<size_t>(t)] == address[static_cast<size_t>(t ^ 1)];
-      pair2 = pair2 && address[static_cast<size_t>(t)] == address[static_cast<size_t>(t ^ 2)];
+    z3::expr merged = ctx.bool_val(false);
+    for (int x : hw::kMergePartnerXors) {
+      z3::expr partners = ctx.bool_val(true);
+      for (int t = 0; t < hw::kWarpLanes; ++t)
+        partners = partners && address[static_cast<size_t>(t)] == address[static_cast<size_t>(t ^ x)];
+      merged = merged || partners;
     }
-    z3::expr merged = pair1 || pair2;
     total = z3::ite(merged, total_m, total_u);
     ideal = z3::ite(merged, ideal_m, ideal_u);
   }
@@ -455,7 +460,7 @@ ConflictResult by_z3(const SmemAccess& a, const SolverLimits& limits) {
     // The vector claim is a separate, per-lane question; it is answered by enumerating the
     // lanes and issues when that is small, else left to the enumeration engine.
     if (a.elements_per_access() > 1) {
-      if (a.issue_count() > limits.max_enumeration / 32) {
+      if (a.issue_count() > limits.max_enumeration / hw::kWarpLanes) {
         if (r.verdict == Verdict::Proven) {
           r.verdict = Verdict::Unknown;
           r.reason = "the vector-coverage check needs an enumeration of all issues, which exceeds the limit";
@@ -516,14 +521,14 @@ ConflictResult prove_conflict_free(const SmemAccess& access, Engine engine, cons
         // Enumeration costs ~50 us an issue and base; Z3 takes seconds on any access of the hardware
         // model, so enumerate up to 2^15 of them (kAutoConflictEnumerationLimit lane addresses).
         const int64_t work = access.issue_count() * static_cast<int64_t>(access.base_period() / access.base_align() + 1);
-        if (work <= kAutoConflictEnumerationLimit / 32) {
+        if (work <= kAutoConflictEnumerationLimit / hw::kWarpLanes) {
           r = by_enumeration(access, limits);
           break;
         }
         // Larger: enumerate as many issues anyway, for an invalid access (a tile larger than
         // shared memory leaves it after a few rows); one found there is exactly what the full
         // enumeration reports. Else Z3.
-        r = by_enumeration(access, limits, kAutoConflictEnumerationLimit / 32 / (access.base_period() / access.base_align() + 1));
+        r = by_enumeration(access, limits, kAutoConflictEnumerationLimit / hw::kWarpLanes / (access.base_period() / access.base_align() + 1));
         if (r.verdict == Verdict::Refuted && r.access) break;
         r = by_z3(access, limits);
         break;

@@ -41,7 +41,8 @@ SmemAccess::SmemAccess(Layout smem, int element_bits, Layout lanes, const hw::Sm
       element_bits_(element_bits),
       instr_(&instr),
       arch_(&arch),
-      base_align_(base_align) {
+      base_align_(base_align),
+      base_period_(int64_t{arch.banks} * arch.bank_bytes) {
   if (!smem_.is_scalar())
     throw AccessError("the shared-memory layout must map coordinates to one memory offset (axis m only, no replicas)");
   if (element_bits_ < 8 || element_bits_ % 8)
@@ -50,9 +51,7 @@ SmemAccess::SmemAccess(Layout smem, int element_bits, Layout lanes, const hw::Sm
     throw AccessError(fmt::format("base alignment {} must be a power of two >= 16 bytes", base_align_));
   std::tie(element_part_, absolute_swizzle_) = split_byte_swizzle(smem_, element_bits_);
   if (absolute_swizzle_) {
-    const Swizzle& sw = absolute_swizzle_->swizzle;
-    int top = 64 - __builtin_clzll(static_cast<uint64_t>(sw.source_mask() | sw.dest_mask() | 1));
-    base_period_ = std::max<int64_t>(base_period_, int64_t{1} << top);
+    base_period_ = std::max<int64_t>(base_period_, absolute_swizzle_->swizzle.period());
   }
   // Top-level dimensions of the smem layout and its contiguous mode.
   const Layout colex = smem_.with_order(IndexOrder::Colex);
@@ -67,14 +66,15 @@ SmemAccess::SmemAccess(Layout smem, int element_bits, Layout lanes, const hw::Sm
     leaf += n;
   }
   // The lane: leading leaves of the lanes layout multiplying to exactly 32.
-  if (!lanes_.has_domain() || lanes_.size() % 32 != 0)
-    throw AccessError("the lanes layout's size must be a multiple of 32 (lane, then issued instructions)");
+  if (!lanes_.has_domain() || lanes_.size() % hw::kWarpLanes != 0)
+    throw AccessError(fmt::format("the lanes layout's size must be a multiple of {} (lane, then issued instructions)",
+                                  hw::kWarpLanes));
   int64_t prod = 1;
-  while (lane_modes_ < lanes_.modes().size() && prod < 32) prod *= lanes_.modes()[lane_modes_++].extent;
-  if (prod != 32)
-    throw AccessError(fmt::format("the lanes layout's leading modes multiply to {}, not 32: mode {} straddles the lane and "
+  while (lane_modes_ < lanes_.modes().size() && prod < hw::kWarpLanes) prod *= lanes_.modes()[lane_modes_++].extent;
+  if (prod != hw::kWarpLanes)
+    throw AccessError(fmt::format("the lanes layout's leading modes multiply to {}, not {}: mode {} straddles the lane and "
                                   "the issue",
-                                  prod, lane_modes_ - 1));
+                                  prod, hw::kWarpLanes, lane_modes_ - 1));
   if (!lanes_.replicas().empty()) throw AccessError("the lanes layout has replicas; each lane addresses one coordinate");
   for (const Axis& a : lanes_.axes()) {
     if (a.is_memory()) {
@@ -99,7 +99,7 @@ SmemAccess::SmemAccess(Layout smem, int element_bits, Layout lanes, const hw::Sm
 int SmemAccess::elements_per_access() const { return std::max(1, instr_->bytes / element_bytes()); }
 
 std::vector<int64_t> SmemAccess::coordinate(int lane, int64_t issue) const {
-  Point p = lanes_.images(checked_add(lane, checked_mul(issue, 32)))[0];
+  Point p = lanes_.images(checked_add(lane, checked_mul(issue, int64_t{hw::kWarpLanes})))[0];
   std::vector<int64_t> c(dims_.size(), 0);
   if (!by_index_) {
     for (size_t a = 0; a < p.size(); ++a) c[coord_axis_[a]] = checked_add(c[coord_axis_[a]], p[a]);
@@ -145,8 +145,8 @@ int64_t SmemAccess::address(int lane, int64_t issue, int64_t base) const {
 std::vector<int64_t> SmemAccess::addresses(int64_t issue, int64_t base) const {
   // Lanes that give no address (ldmatrix .x1/.x2 beyond lane 8N) repeat lane 0's, unused.
   const int used = hw::address_lane_count(*instr_);
-  std::vector<int64_t> out(32);
-  for (int l = 0; l < 32; ++l) out[static_cast<size_t>(l)] = l < used ? address(l, issue, base) : out[0];
+  std::vector<int64_t> out(hw::kWarpLanes);
+  for (int l = 0; l < hw::kWarpLanes; ++l) out[static_cast<size_t>(l)] = l < used ? address(l, issue, base) : out[0];
   return out;
 }
 

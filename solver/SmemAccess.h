@@ -20,6 +20,7 @@
 
 #include "analyzer/ir/Layout.h"
 #include "hw/Arch.h"
+#include "hw/BankModel.h"
 #include "hw/SmemInstr.h"
 
 namespace lp {
@@ -47,7 +48,7 @@ class SmemAccess {
   const hw::Arch& arch() const { return *arch_; }
   int element_bytes() const { return element_bits_ / 8; }
   int64_t base_align() const { return base_align_; }
-  int64_t issue_count() const { return lanes_.size() / 32; }
+  int64_t issue_count() const { return lanes_.size() / hw::kWarpLanes; }
   /// Base residues that cover every base: 0, align, 2*align, ... below the period.
   int64_t base_period() const { return base_period_; }
   /// Elements each lane's access (or matrix row) covers.
@@ -77,7 +78,7 @@ class SmemAccess {
   int element_bits_;
   const hw::SmemInstr* instr_;
   const hw::Arch* arch_;
-  int64_t base_align_, base_period_ = 128;
+  int64_t base_align_, base_period_;  ///< at least the bank pattern's period (banks x word bytes)
   size_t lane_modes_ = 0;
   std::optional<Stage> absolute_swizzle_;
   std::optional<size_t> vector_mode_;

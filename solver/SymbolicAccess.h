@@ -34,7 +34,7 @@ struct SymbolicAccess {
   bool active_exact = true;
   const hw::SmemInstr* instr = nullptr;  ///< null: no bank model (atomics); only alignment and bounds
   int bytes = 4;                         ///< bytes at each address
-  int address_lanes = 32;                ///< lanes whose addresses the instruction reads
+  int address_lanes = hw::kWarpLanes;    ///< lanes whose addresses the instruction reads
   const hw::Arch* arch = nullptr;
   std::optional<term::VarId> base;  ///< the shared symbol's base, when the address names exactly one
   int64_t extent = 0;               ///< bytes from `base` (or from 0) the accesses must stay inside

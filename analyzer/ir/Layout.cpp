@@ -1,3 +1,4 @@
+#include <bit>
 #include "analyzer/ir/Layout.h"
 
 #include <algorithm>
@@ -54,6 +55,11 @@ int64_t Swizzle::source_mask() const {
 
 int64_t Swizzle::dest_mask() const {
   return ((int64_t{1} << bits_) - 1) << (base_ - std::min(0, shift_));
+}
+
+int64_t Swizzle::period() const {
+  const uint64_t mask = static_cast<uint64_t>(source_mask() | dest_mask() | 1);
+  return int64_t{1} << (64 - std::countl_zero(mask));
 }
 
 int64_t Swizzle::apply(int64_t offset) const {

@@ -26,6 +26,9 @@ class Swizzle {
   /// Mask of the source bits (CuTe's yyy_msk) and destination bits (zzz_msk).
   int64_t source_mask() const;
   int64_t dest_mask() const;
+  /// The smallest power of two P with apply(x + P) == apply(x) + P for every x >= 0: the period of
+  /// the pattern over absolute offsets (every bit the swizzle reads or writes lies below P).
+  int64_t period() const;
 
   /// offset ^ shiftr(offset & yyy_msk, S), two's complement like CuTe's int arithmetic.
   int64_t apply(int64_t offset) const;

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "analyzer/ptx/PtxCfg.h"
+#include "hw/BankModel.h"
 
 namespace lp::ptx {
 
@@ -21,7 +22,6 @@ using term::VarKind;
 namespace {
 
 constexpr TermId kUnset = ~TermId{0};
-constexpr int kWarp = 32;  // lanes of a warp (PTX ISA 9.0 section 2.2: "warp size is 32")
 
 struct BudgetExceeded {
   size_t pos;
@@ -162,9 +162,9 @@ class KernelEval {
     if (req) max_threads = (*req)[0] * (*req)[1] * (*req)[2];
     else if (kernel_.maxntid) max_threads = (*kernel_.maxntid)[0] * (*kernel_.maxntid)[1] * (*kernel_.maxntid)[2];
     max_threads = std::clamp<int64_t>(max_threads, 1, 1 << 20);
-    const int64_t warps = (max_threads + kWarp - 1) / kWarp;
+    const int64_t warps = (max_threads + hw::kWarpLanes - 1) / hw::kWarpLanes;
     warp_ = P_.var_term(uniform("warp", 32, 0, static_cast<uint64_t>(warps - 1)));
-    const TermId t = P_.add(P_.mul(warp_, P_.constant(kWarp, 32)), P_.lane());  // linear thread index
+    const TermId t = P_.add(P_.mul(warp_, P_.constant(hw::kWarpLanes, 32)), P_.lane());  // linear thread index
     thread_exists_ = P_.boolean(true);
     std::set<const Function*> seen;
     multi_d_ = (req && ((*req)[1] > 1 || (*req)[2] > 1)) || reads_tid_yz(kernel_, seen);
@@ -172,10 +172,10 @@ class KernelEval {
     if (req) {
       ntid_ = {P_.constant(static_cast<uint64_t>((*req)[0]), 32), P_.constant(static_cast<uint64_t>((*req)[1]), 32),
                P_.constant(static_cast<uint64_t>((*req)[2]), 32)};
-      if (max_threads % kWarp != 0) thread_exists_ = P_.ult(t, P_.constant(static_cast<uint64_t>(max_threads), 32));
+      if (max_threads % hw::kWarpLanes != 0) thread_exists_ = P_.ult(t, P_.constant(static_cast<uint64_t>(max_threads), 32));
     } else {
       const uint64_t hi = static_cast<uint64_t>(max_threads);
-      ntid_ = {P_.var_term(uniform("ntid.x", 32, multi_d_ ? 1 : kWarp, hi, multi_d_ ? 0 : 5)),
+      ntid_ = {P_.var_term(uniform("ntid.x", 32, multi_d_ ? 1 : hw::kWarpLanes, hi, multi_d_ ? 0 : 5)),
                multi_d_ ? P_.var_term(uniform("ntid.y", 32, 1, hi)) : P_.constant(1, 32),
                multi_d_ ? P_.var_term(uniform("ntid.z", 32, 1, hi)) : P_.constant(1, 32)};
     }
@@ -820,7 +820,7 @@ class KernelEval {
       return set_unknown(fr, s, ins.operands[0], true, fmt::format("{} (line {})", ins.opcode, line_of(m_, ins.pos)), guard);
     }
     if (op == "elect" && !ins.operands.empty()) {
-      const TermId leader = P_.var_term(uniform(fmt::format("elected@{}", line_of(m_, ins.pos)), 32, 0, kWarp - 1));
+      const TermId leader = P_.var_term(uniform(fmt::format("elected@{}", line_of(m_, ins.pos)), 32, 0, hw::kWarpLanes - 1));
       set(fr, s, ins.operands[0], leader, guard);
       if (ins.operands[0].pair) set_reg(fr, s, *ins.operands[0].pair, P_.eq(P_.lane(), leader), guard);
       return;
