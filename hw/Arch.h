@@ -2,7 +2,7 @@
 // Per-architecture shared-memory parameters. Sources (docs/hardware.md): the CUDA C++
 // Programming Guide (32 banks of 4 bytes since sm_50; shared memory per block: 163 KB on sm_80,
 // 227 KB on sm_90 and sm_100), the PTX ISA (instruction availability) and the sm_90
-// measurements of ../shared/hw/README.md (load merging).
+// measurements of tests/data/sm90_smem_wavefronts.tsv (load merging).
 #include <string>
 #include <string_view>
 #include <vector>

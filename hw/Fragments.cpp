@@ -9,8 +9,8 @@ namespace lp::hw {
 namespace {
 
 constexpr const char* kPtxMma = "PTX ISA, mma.sync matrix fragments (sec. \"Matrix Fragments for mma.m16n8k*\")";
-constexpr const char* kPtxWgmma = "PTX ISA, wgmma register fragments; facts.md; seeds/004";
-constexpr const char* kPtxLdmatrix = "PTX ISA, ldmatrix/stmatrix (fragment figure); facts.md";
+constexpr const char* kPtxWgmma = "PTX ISA, wgmma.mma_async register fragments (the accumulator and A-operand figures)";
+constexpr const char* kPtxLdmatrix = "PTX ISA, ldmatrix/stmatrix (the fragment figure of each matrix shape)";
 constexpr const char* kTcgen05 =
     "PTX ISA, tcgen05 matrix fragments (tcgen05.ld/st shapes); CUTLASS copy_traits_sm100.hpp SM100_TMEM_LOAD_*";
 

@@ -1,5 +1,5 @@
 #pragma once
-// The shared-memory side of TMA and of wgmma/tcgen05 matrix descriptors (facts.md, PTX ISA
+// The shared-memory side of TMA and of wgmma/tcgen05 matrix descriptors (PTX ISA
 // "Matrix Descriptor Format" and "Shared Memory Descriptor", CUDA driver cuTensorMapEncodeTiled).
 //
 // TMA/WGMMA swizzles act on absolute shared-memory byte-address bits:

@@ -1,5 +1,5 @@
 #pragma once
-// The layout IR: one representation for CuTe layouts, TIRx TileLayouts and seed-003 descriptors.
+// The layout IR: one representation for CuTe layouts, TIRx TileLayouts and descriptors (docs/notations.md).
 //
 // A Layout is a function from a logical index to a set of points in a codomain spanned by axes.
 // It has three parts, applied in this order:

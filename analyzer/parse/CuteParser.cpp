@@ -91,7 +91,7 @@ TreeNode parse_stride(Cursor& c, AxisTable& axes) {
 Layout parse_core(Cursor& c) {
   c.skip_ws();
   size_t start = c.pos();
-  bool angle = c.consume("<");  // seed 003's `<8 : 2>`
+  bool angle = c.consume("<");  // the 1-D descriptor form `<8 : 2>`
   TreeNode shape = parse_shape(c);
   c.expect(":", "between the shape and the stride");
   AxisTable axes;

@@ -12,7 +12,7 @@
 namespace lp {
 
 /// CuTe's print format: `(_4,_3):(_1,_4)`, `_1@0` bases, `Sw<B,M,S> o O o L`,
-/// `Sw<3,4,3> o smem_ptr[16b](unset) o L`, and seed 003's 1-D form `<8 : 2>`.
+/// `Sw<3,4,3> o smem_ptr[16b](unset) o L`, and the 1-D descriptor form `<8 : 2>`.
 Layout parse_cute(Cursor& c);
 /// CuTe's C++ spelling: `composition(Swizzle<3,3,3>{}, Layout<Shape<_8,_64>, Stride<_64,_1>>{})`,
 /// `make_layout(make_shape(8,64), make_stride(64,1))`, `ComposedLayout<...>`.

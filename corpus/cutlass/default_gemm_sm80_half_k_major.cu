@@ -3,7 +3,7 @@
 // source: NVIDIA/cutlass test/unit/gemm/device/default_gemm_configuration.hpp:83 @ 7107b05535f8977f5ecb9d01ee203205b1fd9bc4
 // claim: conflict-free cp.async and LDSM (the configuration every SM80 half GEMM test uses)
 // verdict: clean
-// corpus-leads row 8: CUTLASS test/unit/gemm/device/default_gemm_configuration.hpp:83
+// CUTLASS test/unit/gemm/device/default_gemm_configuration.hpp:83
 // (NVIDIA/cutlass @ 7107b05535f8977f5ecb9d01ee203205b1fd9bc4): half, 128x128x64, K-major A.
 // The source's layout atom and copies, quoted:
 //   composition(Swizzle<3,3,3>{}, Layout<Shape<_8,_64>, Stride<_64,_1>>{})

@@ -3,7 +3,7 @@
 # source: Dao-AILab/flash-attention csrc/flash_attn/src/kernel_traits.h:79 @ 0251105a2fb19d2957484b7f023cd8c115286ced
 # claim: conflict-free cp.async fill and LDSM read
 # verdict: clean
-# corpus-leads row 20: Dao-AILab/flash-attention csrc/flash_attn/src/kernel_traits.h:79
+# Dao-AILab/flash-attention csrc/flash_attn/src/kernel_traits.h:79
 # (@ 0251105a2fb19d2957484b7f023cd8c115286ced), fp16 Q/K/V with head dim d = 64:
 #   composition(Swizzle<kSwizzle,3,3>{}, Layout<Shape<_8,Int<kBlockKSmem>>, Stride<Int<kBlockKSmem>,_1>>{})
 #   kBlockKSmem = d % 64 == 0 ? 64 : 32 -> 64; kSwizzle = kBlockKSmem == 32 ? 2 : 3 -> 3.

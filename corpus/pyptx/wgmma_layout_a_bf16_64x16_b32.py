@@ -3,8 +3,7 @@
 # source: patrick-toulme/pyptx pyptx/wgmma_layout.py:334 @ 9d0794471d7bae0974f19ae1508f18eba14af7ab
 # claim: docstring: la.layout_type -> LayoutType.B32, leading_byte_offset 16, stride_byte_offset 256, tma_swizzle "32B", smem_swizzle "32B"; "The swizzle TMA uses to WRITE ... and the swizzle wgmma uses to READ it back must be the SAME"
 # verdict: clean
-# corpus-leads row 61 (the lead's commit is not in the index; the stored version read here is @ 9d0794471d7bae0974f19ae1508f18eba14af7ab).
-# _build_k_major (line 167): row_bytes = k * elem_bytes = 32 -> LayoutType.B32 = "Swizzle<1,4,3>, 2 uint128_t
+# # _build_k_major (line 167): row_bytes = k * elem_bytes = 32 -> LayoutType.B32 = "Swizzle<1,4,3>, 2 uint128_t
 # (32-byte) rows" (line 51), LBO = 16 (one uint128 along K), SBO = 8 * row_bytes = 256 (line 233): the dense
 # 64 x 16 bf16 tile, 8-row core groups 256 bytes apart. The byte swizzle Sw<1,4,3> is Sw<1,3,3> on 16-bit
 # element offsets. smem.alloc(swizzle="32B") "produces a shared memory region aligned for this layout"

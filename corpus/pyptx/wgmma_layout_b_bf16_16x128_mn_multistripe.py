@@ -3,7 +3,7 @@
 # source: patrick-toulme/pyptx pyptx/wgmma_layout.py:307 @ 9d0794471d7bae0974f19ae1508f18eba14af7ab
 # claim: "Two or more TMA loads produce a STRIPE-MAJOR SMEM layout where each 128-byte stripe is contiguous across all K rows"; LBO = K * 128 = 2048, SBO = 8 * 128 = 1024; tma_swizzle "128B"
 # verdict: clean
-# corpus-leads row 62 (Tile.wgmma_b(16, 128, bf16) as given there; stored version @ 9d0794471d7bae0974f19ae1508f18eba14af7ab).
+# (Tile.wgmma_b(16, 128, bf16) as given there; stored version @ 9d0794471d7bae0974f19ae1508f18eba14af7ab).
 # row_bytes = N * 2 = 256 > 128 -> LayoutType.B128 (Swizzle<3,4,3>), multi-stripe (lines 296-309): stripe
 # s = n / 64 holds all 16 K rows of its 64 columns (128 bytes each), stripes 2048 bytes apart. Element
 # (k, n) sits at 1024 * (n / 64) + 64 k + n % 64, swizzled by Sw<3,3,3> (the 128B byte pattern on 16-bit

@@ -1,9 +1,9 @@
 # entry: TIRx-kernels AllGather + FP16 GEMM (SM100, 2-CTA): A and B pipeline stages, 128B-swizzled, TMA-loaded, tcgen05.mma operands
 # project: TIRx-kernels
 # source: mlc-ai/TIRx-kernels tirx_kernels/basic/allgather_gemm.py:578 @ 92240d63101f1636a0975ed1b89efd00dcb6c7af
-# claim: the kernel's own operand layouts for TMA + tcgen05.mma cta_group::2 (corpus-leads row 69: claim-OK)
+# claim: the kernel's own operand layouts for TMA + tcgen05.mma cta_group::2
 # verdict: clean
-# corpus-leads row 69 (line and commit as given there): the A layout, with B_layout right after it:
+# the A layout, with B_layout right after it:
 #   A_layout = T.ComposeLayout(3, 3, 3, T.TileLayout(T.S[(PIPELINE_DEPTH, NUM_CONSUMER, BLK_M, BLK_K) :
 #                              (NUM_CONSUMER * BLK_M * BLK_K, BLK_M * BLK_K, BLK_K, 1)]))
 #   B_layout = T.ComposeLayout(3, 3, 3, T.TileLayout(T.S[(PIPELINE_DEPTH, BLK_N, BLK_K) : (BLK_N * BLK_K, BLK_K, 1)]))

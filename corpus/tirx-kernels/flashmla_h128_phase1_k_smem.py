@@ -1,9 +1,9 @@
 # entry: TIRx-kernels FlashMLA sparse prefill (head 128, small top-k, phase 1): gathered KV tile (256 x 256 bf16), 128B-swizzled, row-gathered by TMA, tcgen05 operand
 # project: TIRx-kernels
 # source: mlc-ai/TIRx-kernels tirx_kernels/flashmla/sparse_prefill_head128_small_topk_phase1.py:304 @ 92240d63101f1636a0975ed1b89efd00dcb6c7af
-# claim: the kernel's own layout for TMA + tcgen05.mma (corpus-leads row 64: claim-OK)
+# claim: the kernel's own layout for TMA + tcgen05.mma
 # verdict: clean
-# corpus-leads row 64 (line and commit as given there). The stored version @ 009c2723ee16b9097ba7b3f41304e68fdc268e3a:
+# The stored version @ 009c2723ee16b9097ba7b3f41304e68fdc268e3a:
 #   k_smem = T.decl_buffer((256, 256), "bfloat16", ..., elem_offset=32768, align=1024,
 #            layout=T.ComposeLayout(3, 3, 3, T.TileLayout(T.S[(256, 4, 64):(64, 16384, 1)])))
 # Sw<3,3,3> on bf16 element offsets (128B): four 256 x 64 column chunks of 32 KiB, each a stack of

@@ -1,9 +1,9 @@
 # entry: TIRx-kernels FlashMLA sparse prefill (head 128, small top-k, phase 1): Q tile (64 x 512 bf16), 128B-swizzled, TMA-loaded, tcgen05 A operand
 # project: TIRx-kernels
 # source: mlc-ai/TIRx-kernels tirx_kernels/flashmla/sparse_prefill_head128_small_topk_phase1.py:303 @ 92240d63101f1636a0975ed1b89efd00dcb6c7af
-# claim: the kernel's own layout for TMA + tcgen05.mma (corpus-leads row 63: claim-OK)
+# claim: the kernel's own layout for TMA + tcgen05.mma
 # verdict: clean
-# corpus-leads row 63 (line and commit as given there; that version is not in the index). The stored
+# The stored
 # version @ 009c2723ee16b9097ba7b3f41304e68fdc268e3a declares the same buffer:
 #   q_smem = T.decl_buffer((64, 512), "bfloat16", ..., align=1024,
 #            layout=T.ComposeLayout(3, 3, 3, T.TileLayout(T.S[(64, 8, 64):(64, 4096, 1)])))

@@ -1,9 +1,9 @@
 # entry: TIRx-kernels FlashMLA sparse prefill (head 64, phase 1): 64 x 64 score fragment in registers of one warpgroup (tcgen05.ld image)
 # project: TIRx-kernels
 # source: mlc-ai/TIRx-kernels tirx_kernels/flashmla/sparse_prefill_head64_phase1.py:799 @ 92240d63101f1636a0975ed1b89efd00dcb6c7af
-# claim: the kernel's own register layout of the S fragment (corpus-leads row 67: claim-OK)
+# claim: the kernel's own register layout of the S fragment
 # verdict: clean
-# corpus-leads row 67 names this second kernel (head 64) using the layout of the head-128 kernel
+# names this second kernel (head 64) using the layout of the head-128 kernel
 # (flashmla_h128_phase1_s_frag_regs.py); line and commit as given there:
 #   T.TileLayout(T.S[(2, 32, 2, 32):(1 @ Axis.wid_in_wg, 1 @ Axis.laneid, 2 @ Axis.wid_in_wg, 1)])
 # Element (32a + l, 32b + c) is held by warp a + 2b of the warpgroup, lane l, register c: each warp holds a

@@ -4,7 +4,7 @@
 # claim: laneid = 4i + (j/2 mod 4), warpid = j/8 + 5 + 4r (r in {0,1}), m = j mod 2: the tile sits on warps {5,6}, its replica on {9,10}
 # verdict: clean
 # The layout as the doc writes it (line 122); the reg slot is the default memory axis m. (The same case
-# study is the worked example of the design seed 001.) Each element must own one register slot of one
+# study is also the register-tile example of docs/notations.md.) Each element must own one register slot of one
 # lane in each of its two warps (injective up to its own replicas), and together the shard and the offset
 # must give every lane of warps 5 and 6 a value (the doc's element table: (0,0) -> lane 0, warps {5,9};
 # (7,15) -> lane 31, warps {6,10}).

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Measures shared-memory wavefronts on the GPU the way ../shared/hw/README.md did, and prints
+# Measures shared-memory wavefronts on the GPU the way tests/data/sm90_smem_wavefronts.tsv was measured (one warp, one
+# instruction per launch, Nsight Compute's shared-memory wavefront counters), and prints
 # measured against predicted for every case.
 #
 # usage: scripts/gpu/run_smem_probe.sh OUTDIR CASES.tsv [CASES.tsv ...]

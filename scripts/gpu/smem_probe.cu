@@ -1,4 +1,5 @@
-// Shared-memory wavefront probe: the measurement method of ../shared/hw/README.md.
+// Shared-memory wavefront probe: one warp issues one shared-memory instruction per launch and
+// Nsight Compute counts its wavefronts (the method behind tests/data/sm90_smem_wavefronts.tsv).
 //
 // For every case of a TSV (id, instruction, wavefronts, 32 comma-separated lane byte offsets,
 // ...), one block of one warp executes exactly one inline-PTX shared-memory instruction, with

@@ -1,5 +1,6 @@
-// Worked examples from ../shared/facts.md and seed 003, asserting CuTe's actual semantics. Where
-// seed 003 is wrong, the comment says what it claims and why that is not CuTe.
+// Worked examples of CuTe's algebra, asserting CuTe's actual semantics (include/cute/layout.hpp and
+// its unit tests). Where a common misreading differs (docs/algebra.md), the comment says what it
+// claims and why that is not CuTe.
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <optional>
@@ -14,7 +15,7 @@ using namespace lp;
 using namespace lp::algebra;
 using namespace lp::algebra::testing;
 
-TEST_CASE("facts: (_6,_6):(_1,_7) o _4:_4 is CuTe's (_2,_2):(_4,_7), wrong at 2 of 4 points", "[algebra][facts]") {
+TEST_CASE("(_6,_6):(_1,_7) o _4:_4 is CuTe's (_2,_2):(_4,_7), wrong at 2 of 4 points", "[algebra][examples]") {
   const Outcome o = op_compose(ir("(_6,_6):(_1,_7)"), ir("_4:_4"));
   CHECK(*o.text == "(_2,_2):(_4,_7)");
   CHECK(o.check.verdict == Verdict::Illegal);
@@ -26,7 +27,7 @@ TEST_CASE("facts: (_6,_6):(_1,_7) o _4:_4 is CuTe's (_2,_2):(_4,_7), wrong at 2 
   CHECK(o.check.witness->actual == "7");
 }
 
-TEST_CASE("facts: dynamic (8,8):(8,1) o 4:3 is CuTe's (3,1):(24,1), wrong at 1 of 4", "[algebra][facts]") {
+TEST_CASE("dynamic (8,8):(8,1) o 4:3 is CuTe's (3,1):(24,1), wrong at 1 of 4", "[algebra][examples]") {
   const Outcome o = op_compose(ir("(8,8):(8,1)"), ir("4:3"));
   CHECK(*o.text == "(3,1):(24,1)");
   CHECK(o.check.verdict == Verdict::Illegal);
@@ -37,7 +38,7 @@ TEST_CASE("facts: dynamic (8,8):(8,1) o 4:3 is CuTe's (3,1):(24,1), wrong at 1 o
   CHECK(o.check.witness->actual == "1");
 }
 
-TEST_CASE("facts: complement((4,2):(1,10)) = 2:4 leaves holes", "[algebra][facts]") {
+TEST_CASE("complement((4,2):(1,10)) = 2:4 leaves holes", "[algebra][examples]") {
   const Outcome o = op_complement(ir("(_4,_2):(_1,_10)"), std::nullopt);
   CHECK(*o.text == "_2:_4");
   CHECK(o.check.verdict == Verdict::Illegal);
@@ -48,13 +49,13 @@ TEST_CASE("facts: complement((4,2):(1,10)) = 2:4 leaves holes", "[algebra][facts
   CHECK_THAT(d.check.reason, Catch::Contains("Dynamic-stride complement only for rank-1 layouts"));
 }
 
-TEST_CASE("facts: composition with a tuple tiler drops untiled modes; logical_divide keeps them", "[algebra][facts]") {
+TEST_CASE("composition with a tuple tiler drops untiled modes; logical_divide keeps them", "[algebra][examples]") {
   const CuteTiler t = CuteTiler::tuple({CuteTiler::of(cute("_4:_1"))});
   CHECK(*op_compose(ir("(_12,_8):(_8,_1)"), t).text == "(_4):(_8)");
   CHECK(*op_divide(DivideKind::Logical, ir("(_12,_8):(_8,_1)"), t).text == "((_4,_3),_8):((_8,_32),_1)");
 }
 
-TEST_CASE("seed 003 composition: CuTe composes A(B(c)), not B(A(c))", "[algebra][seed003]") {
+TEST_CASE("composition: CuTe composes A(B(c)), not B(A(c))", "[algebra][examples]") {
   // Seed 003 writes C(i) = B(A(i)) and rejects <8:2> o <4:1> because cosize(A) > size(B). In CuTe
   // composition(A,B)(c) = A(B(c)); B's image {0..3} lies in A's domain, so it is legal: _4:_2.
   const Outcome o = op_compose(ir("_8:_2"), ir("_4:_1"));
@@ -66,41 +67,41 @@ TEST_CASE("seed 003 composition: CuTe composes A(B(c)), not B(A(c))", "[algebra]
   CHECK(h.check.verdict == Verdict::Legal);
 }
 
-TEST_CASE("seed 003 complement: complement(4:32, 256) is (_32,_2):(_1,_128), not <32:1>", "[algebra][seed003]") {
+TEST_CASE("complement: complement(4:32, 256) is (_32,_2):(_1,_128), not <32:1>", "[algebra][examples]") {
   // Seed 003 claims <32:1> covering only 128 of 256; CuTe's complement covers the whole cotarget.
   const Outcome o = op_complement(ir("_4:_32"), Int{256, true});
   CHECK(*o.text == "(_32,_2):(_1,_128)");
   CHECK(o.check.verdict == Verdict::Legal);
 }
 
-TEST_CASE("seed 003 divide and product", "[algebra][seed003]") {
-  // logical_divide(128:1, 32:1): the seed is right.
+TEST_CASE("divide and product", "[algebra][examples]") {
+  // logical_divide(128:1, 32:1): the write-ups are right.
   CHECK(*op_divide(DivideKind::Logical, ir("_128:_1"), CuteTiler::of(cute("_32:_1"))).text == "(_32,_4):(_1,_32)");
-  // logical_product(128:1, 4:32): the seed says (4:128); CuTe computes complement(A, 128*cosize(B)=12416)
+  // logical_product(128:1, 4:32): a common misreading says (4:128); CuTe computes complement(A, 128*cosize(B)=12416)
   // = 97:128, and 97:128 o 4:32 = 4:4096.
   const Outcome p = op_logical_product(ir("_128:_1"), CuteTiler::of(cute("_4:_32")));
   CHECK(*p.text == "(_128,_4):(_1,_4096)");
   CHECK(p.check.verdict == Verdict::Legal);
-  // The seed calls B = <4:1> illegal (overlap); CuTe gives (_128,_4):(_1,_128), a bijection onto [0,512).
+  // A common misreading calls B = <4:1> illegal (overlap); CuTe gives (_128,_4):(_1,_128), a bijection onto [0,512).
   const Outcome q = op_logical_product(ir("_128:_1"), CuteTiler::of(cute("_4:_1")));
   CHECK(*q.text == "(_128,_4):(_1,_128)");
   CHECK(q.check.verdict == Verdict::Legal);
 }
 
-TEST_CASE("seed 003 coalesce and filter_zeros", "[algebra][seed003]") {
-  // The seed fuses (2,4):(4,1) into <8:1> reading it row-major. CuTe is colex (first mode fastest):
+TEST_CASE("coalesce and filter_zeros", "[algebra][examples]") {
+  // A common misreading fuses (2,4):(4,1) into <8:1> reading it row-major. CuTe is colex (first mode fastest):
   // 2*4 != 1, nothing merges.
   CHECK(*op_coalesce(ir("(_2,_4):(_4,_1)")).text == "(_2,_4):(_4,_1)");
   CHECK(*op_coalesce(ir("(_2,_4):(_8,_1)")).text == "(_2,_4):(_8,_1)");
   CHECK(*op_coalesce(ir("(_4,_2):(_1,_4)")).text == "_8:_1");
-  // The seed says filter_zeros((4,3):(1,0)) = <4:1>; CuTe's filter_zeros keeps the mode with extent 1,
+  // A common misreading says filter_zeros((4,3):(1,0)) = <4:1>; CuTe's filter_zeros keeps the mode with extent 1,
   // and filter (which also coalesces) gives _4:_1.
   CHECK(*op_filter_zeros(ir("(_4,_3):(_1,_0)")).text == "(_4,_1):(_1,_0)");
   CHECK(*op_filter(ir("(_4,_3):(_1,_0)")).text == "_4:_1");
   CHECK(op_filter(ir("(_4,_3):(_1,_0)")).check.verdict == Verdict::Legal);
 }
 
-TEST_CASE("seed 003 swizzle: its bit formula is not CuTe's", "[algebra][seed003]") {
+TEST_CASE("swizzle: its bit formula is not CuTe's", "[algebra][examples]") {
   // Seed 003 computes swizzle<3,4,3>(0x18) = 0x28 (XOR of bits [S,S+B) into [M,M+B)). CuTe's
   // Sw<3,4,3> XORs bits [7,10) into [4,7); 0x18 has none of bits 7-9 set, so it is unchanged.
   CHECK(Swizzle(3, 4, 3).apply(0x18) == 0x18);

@@ -1,5 +1,5 @@
-// The eval/print command-line contract on layouts as kernel authors write them (corpus leads in
-// shared/corpus-leads.md), conversions between notations, and exit codes.
+// The eval/print command-line contract on layouts as kernel authors write them (from the kernels of
+// corpus/), conversions between notations, and exit codes.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <set>

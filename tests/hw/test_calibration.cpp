@@ -1,6 +1,5 @@
-// Every measured sm_90 row (tests/data/sm90_smem_wavefronts.tsv, a copy of
-// ../shared/hw/sm90_smem_wavefronts.tsv, and tests/data/sm90_cp_async_wavefronts.tsv) must be
-// reproduced exactly.
+// Every measured sm_90 row (tests/data/sm90_smem_wavefronts.tsv and
+// tests/data/sm90_cp_async_wavefronts.tsv) must be reproduced exactly.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -158,23 +157,6 @@ TEST_CASE("every cp.async launch measured on sm_90 is reproduced: .ca wavefronts
   }
   CHECK(ca == 116);
   CHECK(cg == 43);
-}
-
-TEST_CASE("the shared calibration file, when present beside the repo, matches the in-repo copy", "[hw][calibration]") {
-  auto repo = read_rows(LP_REPO_SMEM_TSV);
-  if (std::filesystem::exists(LP_SHARED_SMEM_TSV)) {
-    auto shared = read_rows(LP_SHARED_SMEM_TSV);
-    REQUIRE(shared.size() == repo.size());
-    for (size_t k = 0; k < repo.size(); ++k) {
-      CHECK(shared[k].id == repo[k].id);
-      CHECK(shared[k].wavefronts == repo[k].wavefronts);
-      CHECK(shared[k].addresses == repo[k].addresses);
-    }
-    check_all(shared);
-  } else {
-    WARN("../shared/hw/sm90_smem_wavefronts.tsv is absent; only the in-repo copy was checked");
-    check_all(repo);
-  }
 }
 
 TEST_CASE("the cp.async.cg fills the model flags are exactly those measured 1.5x slower or more", "[hw][calibration]") {

@@ -1,5 +1,5 @@
 // Every catalog fragment, evaluated over its whole tile, against formulas written directly from
-// the PTX ISA fragment figures, facts.md, seeds/004 and CUTLASS's TMEM bit layouts.
+// the PTX ISA fragment figures and CUTLASS's TMEM bit layouts.
 #include <catch2/catch.hpp>
 #include <functional>
 #include <regex>
@@ -54,7 +54,7 @@ Reference reference_for(const std::string& name) {
   if (name == "mma.m16n8k16.int8.B")
     return {1, [](int64_t, int64_t l, int64_t r) { return Element{4 * t(l) + r, g(l)}; }};
   if (std::regex_match(name, std::regex(R"(wgmma\.m64n(\d+)k16\.f32\.C)")))
-    // seeds/004 / facts.md: row = 16w + l/4 + 8*((r/2)%2), col = 2*(l%4) + 8*(r/4) + r%2.
+    // PTX ISA, wgmma accumulator figure: row = 16w + l/4 + 8*((r/2)%2), col = 2*(l%4) + 8*(r/4) + r%2.
     return {4, [](int64_t w, int64_t l, int64_t r) {
               return Element{16 * w + l / 4 + 8 * ((r / 2) % 2), 2 * (l % 4) + 8 * (r / 4) + r % 2};
             }};
@@ -68,7 +68,7 @@ Reference reference_for(const std::string& name) {
   if (std::regex_match(name, m, std::regex(R"((ld|st)matrix\.x(1|2|4)\.trans)")))
     return {1, [](int64_t, int64_t l, int64_t r) { return Element{8 * (r / 2) + 2 * (l % 4) + r % 2, l / 4}; }};
   if (name == "tcgen05.ld.32x32b")
-    // facts.md: thread t of the warpgroup reads TMEM lane t.
+    // PTX ISA, tcgen05.ld 32x32b: thread t of the warpgroup reads TMEM lane t.
     return {4, [](int64_t w, int64_t l, int64_t) { return Element{32 * w + l, 0}; }};
   // CUTLASS SM100_TMEM_LOAD_16dp*b1x DstLayout: (thread, value) -> bit of a row-major 16-row tile.
   if (name == "tcgen05.ld.16x64b")
@@ -129,7 +129,7 @@ TEST_CASE("wgmma accumulators exist for every N = 8..256 in steps of 8", "[hw][f
   CHECK(lp::hw::find_fragment("wgmma.m64n260k16.f32.C") == nullptr);
 }
 
-TEST_CASE("seeds/004 worked example: m64n64k16 lane 5 of warp 2", "[hw][fragments]") {
+TEST_CASE("worked example: m64n64k16 lane 5 of warp 2", "[hw][fragments]") {
   const Fragment& f = *lp::hw::find_fragment("wgmma.m64n64k16.f32.C");
   // frag_row = 16*2 + 5/4 = 33, frag_col = (5%4)*2 = 2; acc[6] = row+8, col+8.
   CHECK(lp::hw::fragment_slot(f, 33, 2) == FragmentSlot{2, 5, 0});

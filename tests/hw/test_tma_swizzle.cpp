@@ -1,4 +1,4 @@
-// TMA/WGMMA swizzles, box limits and descriptor encodings against facts.md's bit formulas and
+// TMA/WGMMA swizzles, box limits and descriptor encodings against the PTX ISA's bit formulas and
 // hand-computed descriptor words.
 #include <catch2/catch.hpp>
 
@@ -12,7 +12,7 @@ using namespace lp::hw;
 
 namespace {
 
-// facts.md: 128B: bits[6:4] ^= bits[9:7]; 64B: bits[5:4] ^= bits[8:7]; 32B: bit 4 ^= bit 7.
+// PTX ISA (tensor swizzle modes): 128B: bits[6:4] ^= bits[9:7]; 64B: bits[5:4] ^= bits[8:7]; 32B: bit 4 ^= bit 7.
 int64_t facts_swizzle(int bits, int64_t a) {
   const int64_t mask = (1 << bits) - 1;
   const int64_t low = ((a >> 4) & mask) ^ ((a >> 7) & mask);
@@ -21,7 +21,7 @@ int64_t facts_swizzle(int bits, int64_t a) {
 
 }  // namespace
 
-TEST_CASE("TMA swizzles are facts.md's bit maps and CuTe's byte Swizzle<B,4,3>", "[hw][tma]") {
+TEST_CASE("TMA swizzles are the PTX ISA's bit maps and CuTe's byte Swizzle<B,4,3>", "[hw][tma]") {
   for (SmemSwizzle m : {SmemSwizzle::None, SmemSwizzle::B32, SmemSwizzle::B64, SmemSwizzle::B128})
     for (int64_t a = 0; a < 8192; ++a) {
       INFO(swizzle_name(m) << " address " << a);

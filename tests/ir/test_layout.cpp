@@ -65,7 +65,7 @@ TEST_CASE("image and preimage enumerate small domains exactly", "[ir]") {
   CHECK_THROWS_WITH(lp::image(huge), Catch::Contains("more than"));
 }
 
-TEST_CASE("byte-address swizzles equal element swizzles exactly where facts.md says", "[ir]") {
+TEST_CASE("byte-address swizzles equal element swizzles exactly where CuTe's GMMA atoms say", "[ir]") {
   // Byte Sw<3,4,3> is element <3,3,3> on 16-bit, <3,2,3> on 32-bit, <3,1,3> on 64-bit.
   struct Case {
     int bits, m;

@@ -152,7 +152,7 @@ std::string iters_text(const std::vector<Iter>& it, bool parens, Rng& rng) {
 
 }  // namespace
 
-TEST_CASE("TIRx layouts: parse follows seed 001's four steps; print -> parse keeps them", "[roundtrip]") {
+TEST_CASE("TIRx layouts: parse follows the TIRx layout's four steps; print -> parse keeps them", "[roundtrip]") {
   Rng rng(7);
   for (int trial = 0; trial < 3000; ++trial) {
     std::vector<Iter> shard, reps;

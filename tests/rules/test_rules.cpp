@@ -38,7 +38,7 @@ std::string all_messages(const CheckRun& run) {
 }  // namespace
 
 TEST_CASE("LP002 bank-conflict: the measured 32-wavefront ldmatrix pattern, and its swizzled fix", "[rules]") {
-  // shared/hw row A_f16_r64_sw033_r0c0_ldsmA: 32 wavefronts measured; Swizzle<3,3,3>: 4.
+  // tests/data/sm90_smem_wavefronts.tsv row A_f16_r64_sw033_r0c0_ldsmA: 32 wavefronts measured; Swizzle<3,3,3>: 4.
   CheckRun bad = check_text("smem sA : f16 = (_64,_64):(_64,_1) align 1024\n"
                             "access a1: sA ldmatrix.x4 lanes (_16,_2,_4,_4):(_1@0,_8@1,_16@0,_16@1)\n");
   auto f = of_rule(bad, "LP002");
@@ -74,7 +74,7 @@ TEST_CASE("LP002 bank-conflict: an access outside the buffer is a finding, not a
   CHECK(at(*f[0]) == std::pair<size_t, size_t>{2, 29});  // the lane map
 }
 
-TEST_CASE("LP001 layout-injective: overlapping rows, and the replicated register tile of seed 001", "[rules]") {
+TEST_CASE("LP001 layout-injective: overlapping rows, and the replicated register tile of docs/notations.md", "[rules]") {
   CheckRun bad = check_text("smem sD : f32 = (_32,_33):(_32,_1)\n");
   auto f = of_rule(bad, "LP001");
   REQUIRE(f.size() == 1);

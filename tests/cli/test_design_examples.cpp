@@ -1,5 +1,6 @@
-// Every worked example and table row of seeds 000, 001 and 003, run through the CLI as a user
-// would, and checked against the formulas the seeds state (not against our own output).
+// Every worked example and table row of the notations' design (docs/notations.md: shape:stride,
+// named axes, replication, TIRx layouts, descriptors and CuTe's algebra), run through the CLI as a
+// user would, and checked against the closed formulas of each example (not against our own output).
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -27,7 +28,7 @@ json tirx_at(const json& j, int64_t flat) {
 
 }  // namespace
 
-TEST_CASE("seed 000: row-major 4x4 tile S[(4,4):(4,1)] gives addr = 4i + j", "[seed000][cli]") {
+TEST_CASE("row-major 4x4 tile S[(4,4):(4,1)] gives addr = 4i + j", "[examples][cli]") {
   json j = eval_json("S[(4,4):(4,1)]");
   CHECK(j["notation"] == "tirx");
   CHECK(j["size"] == 16);
@@ -35,7 +36,7 @@ TEST_CASE("seed 000: row-major 4x4 tile S[(4,4):(4,1)] gives addr = 4i + j", "[s
     for (int jj = 0; jj < 4; ++jj) CHECK(tirx_at(j, 4 * i + jj)["m"] == 4 * i + jj);
 }
 
-TEST_CASE("seed 000: torch (3,4):(4,1) and its permute (4,3):(1,4) address the same bytes", "[seed000][cli]") {
+TEST_CASE("torch (3,4):(4,1) and its permute (4,3):(1,4) address the same bytes", "[examples][cli]") {
   json t = eval_json("(_3,_4):(_4,_1)");
   json tt = eval_json("(_4,_3):(_1,_4)");
   CHECK(t["notation"] == "cute");
@@ -47,14 +48,14 @@ TEST_CASE("seed 000: torch (3,4):(4,1) and its permute (4,3):(1,4) address the s
     }
 }
 
-TEST_CASE("seed 000: 8x8 tiled into 2x4 tiles S[(4,2,2,4):(16,4,8,1)]", "[seed000][cli]") {
+TEST_CASE("8x8 tiled into 2x4 tiles S[(4,2,2,4):(16,4,8,1)]", "[examples][cli]") {
   json j = eval_json("S[(4,2,2,4):(16,4,8,1)]");
   for (int i = 0; i < 8; ++i)
     for (int jj = 0; jj < 8; ++jj)
       CHECK(tirx_at(j, 8 * i + jj)["m"] == 16 * (i / 2) + 4 * (i % 2) + 8 * (jj / 4) + jj % 4);
 }
 
-TEST_CASE("seed 000: named axes", "[seed000][cli]") {
+TEST_CASE("named axes", "[examples][cli]") {
   json mem = eval_json("S[(8, 16) : (16@m, 1@m)]");
   for (int i = 0; i < 8; ++i)
     for (int jj = 0; jj < 16; ++jj) CHECK(tirx_at(mem, 16 * i + jj)["m"] == 16 * i + jj);
@@ -69,7 +70,7 @@ TEST_CASE("seed 000: named axes", "[seed000][cli]") {
     }
 }
 
-TEST_CASE("seed 000: shard over a 2x2 GPU mesh plus replication along gpuid_x", "[seed000][cli]") {
+TEST_CASE("shard over a 2x2 GPU mesh plus replication along gpuid_x", "[examples][cli]") {
   json j = eval_json("S[(2, 4, 8) : (1@gpuid_y, 8@m, 1@m)] + R[2 : 1@gpuid_x]");
   CHECK(j["size"] == 64);
   for (int flat = 0; flat < 64; ++flat) {
@@ -83,8 +84,8 @@ TEST_CASE("seed 000: shard over a 2x2 GPU mesh plus replication along gpuid_x", 
   }
 }
 
-TEST_CASE("seed 000/001: TMEM scale factors replicated warpx4 across TLane", "[seed000][seed001][cli]") {
-  // The seeds elide sf_per_mma; 4 scale factors per row is the 4-per-cell e8m0 case.
+TEST_CASE("TMEM scale factors replicated warpx4 across TLane", "[examples][cli]") {
+  // The design example elides sf_per_mma; 4 scale factors per row is the 4-per-cell e8m0 case.
   json j = eval_json("S[(32, 4) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]");
   for (int row = 0; row < 32; ++row)
     for (int sf = 0; sf < 4; ++sf) {
@@ -95,21 +96,21 @@ TEST_CASE("seed 000/001: TMEM scale factors replicated warpx4 across TLane", "[s
         CHECK(reps[r]["TCol"] == sf);
       }
     }
-  // The seed's own text elides the extent with an ellipsis: a precise diagnostic, not a guess.
+  // The example's text elides the extent with an ellipsis: a precise diagnostic, not a guess.
   auto r = run_layoutproof({"eval", "S[(32, \xE2\x80\xA6):(1@TLane, \xE2\x80\xA6)] + R[4:32@TLane]"});
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("<layout>:1:8: error: expected an extent of the shard, found byte 0xE2") != std::string::npos);
   CHECK(r.err.find("       ^") != std::string::npos);
 }
 
-TEST_CASE("seed 001: the register tile over laneid/warpid, every table row", "[seed001][cli]") {
+TEST_CASE("the register tile over laneid/warpid, every table row", "[examples][cli]") {
   const std::string layout = "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid";
   json j = eval_json(layout);
   CHECK(j["size"] == 128);
   struct Row {
     int i, jj, flat, lane, w0, w1, m;
   };
-  // (i, j) | flat | laneid | warpid (x2) | m, as printed in the seed.
+  // (i, j) | flat | laneid | warpid (x2) | m, as the design example prints it.
   const Row rows[] = {{0, 0, 0, 0, 5, 9, 0}, {0, 1, 1, 0, 5, 9, 1}, {0, 2, 2, 1, 5, 9, 0},
                       {1, 0, 16, 4, 5, 9, 0}, {0, 8, 8, 0, 6, 10, 0}, {7, 15, 127, 31, 6, 10, 1}};
   for (const Row& row : rows) {
@@ -122,7 +123,7 @@ TEST_CASE("seed 001: the register tile over laneid/warpid, every table row", "[s
     CHECK(reps[1]["warpid"] == row.w1);
     CHECK(reps[0]["m"] == row.m);
   }
-  // The closed form the seed derives, over the whole tile.
+  // The closed form of the example, over the whole tile.
   for (int i = 0; i < 8; ++i)
     for (int jj = 0; jj < 16; ++jj) {
       const json& reps = j["images"][16 * i + jj];
@@ -137,7 +138,7 @@ TEST_CASE("seed 001: the register tile over laneid/warpid, every table row", "[s
   CHECK(at0.out.find(R"([{"laneid":0,"warpid":5,"m":0},{"laneid":0,"warpid":9,"m":0}])") != std::string::npos);
 }
 
-TEST_CASE("seed 001: Blackwell tensor memory S[(2,128,112):(112@TCol,1@TLane,1@TCol)]", "[seed001][cli]") {
+TEST_CASE("Blackwell tensor memory S[(2,128,112):(112@TCol,1@TLane,1@TCol)]", "[examples][cli]") {
   json j = eval_json("S[(2,128,112):(112@TCol,1@TLane,1@TCol)]");
   CHECK(j["size"] == 2 * 128 * 112);
   CHECK(j["cosize"]["TLane"] == 128);
@@ -150,7 +151,7 @@ TEST_CASE("seed 001: Blackwell tensor memory S[(2,128,112):(112@TCol,1@TLane,1@T
   }
 }
 
-TEST_CASE("seed 001: 128B swizzle of an (8,64) fp16 tile, both ComposeLayout spellings", "[seed001][cli]") {
+TEST_CASE("128B swizzle of an (8,64) fp16 tile, both ComposeLayout spellings", "[examples][cli]") {
   for (const char* layout : {"ComposeLayout(SwizzleLayout(3,3,3), S[(8,64):(64,1)])",
                              "ComposeLayout(3, 3, 3, S[(8,64):(64@m,1@m)])",
                              "T.ComposeLayout(3, 3, 3, T.TileLayout(T.S[(8, 64):(64, 1)]))",
@@ -171,9 +172,9 @@ TEST_CASE("seed 001: 128B swizzle of an (8,64) fp16 tile, both ComposeLayout spe
   for (int i = 0; i < 8; ++i) CHECK((tirx_at(plain, 64 * i)["m"].get<int>() * 2 / 4) % 32 == 0);
 }
 
-TEST_CASE("seed 001: SwizzleLayout parameters from dtype and mode match CuTe's Swizzle<B,M,S>", "[seed001][cli]") {
+TEST_CASE("SwizzleLayout parameters from dtype and mode match CuTe's Swizzle<B,M,S>", "[examples][cli]") {
   // M = bitlen(128/bits) - 1, B = 1/2/3 for 32B/64B/128B, S = 3: the element form of the byte
-  // swizzle Sw<B,4,3> (facts.md: byte <3,4,3> = element <3,3,3> on 16-bit, <3,2,3> on 32-bit).
+  // swizzle Sw<B,4,3> (CuTe's GMMA atoms: byte <3,4,3> = element <3,3,3> on 16-bit, <3,2,3> on 32-bit).
   struct Case {
     int bits, m;
   };
@@ -188,7 +189,7 @@ TEST_CASE("seed 001: SwizzleLayout parameters from dtype and mode match CuTe's S
     }
 }
 
-TEST_CASE("seed 003: descriptor examples parse, normalise and round-trip", "[seed003][cli]") {
+TEST_CASE("descriptor examples parse, normalise and round-trip", "[examples][cli]") {
   for (const char* d : {"(1@0, 1@1)", "(16@0, 1@1)", "((1@0, 8@1), 1@2)", "(1@0@1)", "()"}) {
     auto r = run_layoutproof({"print", d, "--to", "descriptor"});
     INFO(d << "\n" << r.err);
@@ -221,7 +222,7 @@ TEST_CASE("seed 003: descriptor examples parse, normalise and round-trip", "[see
   CHECK(nested["images"][5] == json::array({1, json::array({0, 2})}));
 }
 
-TEST_CASE("seed 003: layout model and algebra examples evaluate as CuTe defines them", "[seed003][cli]") {
+TEST_CASE("layout model and algebra examples evaluate as CuTe defines them", "[examples][cli]") {
   json a = eval_json("<8 : 2>");
   CHECK(a["cosize"] == 15);
   for (int i = 0; i < 8; ++i) CHECK(a["images"][i] == 2 * i);
@@ -244,12 +245,12 @@ TEST_CASE("seed 003: layout model and algebra examples evaluate as CuTe defines 
   for (int i = 0; i < 12; ++i) CHECK(bc["images"][i] == i % 4);
 }
 
-TEST_CASE("seed 003: the swizzle operator is CuTe's, not the seed's formula", "[seed003][cli]") {
-  // facts.md: Swizzle<B,M,S> XORs bits [M+S, M+S+B) into [M, M+B). Sw<3,4,3> reads bits 7..9.
+TEST_CASE("the swizzle operator is CuTe's, not a common misreading (docs/algebra.md)", "[examples][cli]") {
+  // CuTe's Swizzle<B,M,S> (include/cute/swizzle.hpp) XORs bits [M+S, M+S+B) into [M, M+B). Sw<3,4,3> reads bits 7..9.
   json j = eval_json("Sw<3,4,3> o _0 o _1024:_1");
   for (int x = 0; x < 1024; ++x) REQUIRE(j["images"][x] == (x ^ (((x >> 7) & 7) << 4)));
-  // The seed's worked inputs: 0x40 and 0x18 have no bit at or above 7, so CuTe leaves them alone
-  // (the seed's formula would give 0x28 for 0x18).
+  // The misreading's worked inputs: 0x40 and 0x18 have no bit at or above 7, so CuTe leaves them alone
+  // (the misread formula would give 0x28 for 0x18).
   CHECK(j["images"][0x40] == 0x40);
   CHECK(j["images"][0x18] == 0x18);
   CHECK(j["images"][0x20] == 0x20);
