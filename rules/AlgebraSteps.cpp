@@ -72,6 +72,7 @@ AlgebraSteps::AlgebraSteps(const annotate::ParseResult& file, const BufferGraph&
       st.error = *why_b;
     } else {
       try {
+        check_budget();  // CuTe's result is computed before its legality check: start none past the deadline
         st.outcome = op(std::get<Value>(*a), std::get<Value>(*b));
       } catch (const BudgetExhausted& e) {  // the run's budget: undecided, not a rejection
         st.outcome = algebra::Outcome{};
