@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <regex>
 
+#include "analyzer/support/Process.h"
 #include "replay/Process.h"
 #include "solver/Result.h"
 
@@ -26,7 +27,7 @@ CompiledPtx compile_cuda_to_ptx(const std::string& cu, const std::string& arch, 
   std::vector<std::string> argv = {nvcc, "-O3", "-lineinfo", "-arch=" + arch, "--ptx", cu, "-o", out.ptx_path};
   argv.insert(argv.end(), extra.begin(), extra.end());
   Stopwatch clock;
-  const replay::ProcessResult r = replay::run_process(argv);
+  const ProcessResult r = run_process(argv);
   out.nvcc_ms = clock.elapsed_ms();
   if (r.exit_code != 0) {
     fs::remove_all(out.dir, ec);

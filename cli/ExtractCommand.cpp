@@ -13,7 +13,7 @@
 #include <sstream>
 
 #include "analyzer/annotate/AnnotationParser.h"
-#include "cli/BoundedProcess.h"
+#include "analyzer/support/Process.h"
 #include "cli/Command.h"
 #include "replay/Process.h"
 #include "report/Report.h"
@@ -156,7 +156,7 @@ class ExtractCommand : public Command {
     if (std::optional<std::string> own = companion_include_dir()) argv.push_back("-I" + *own);
     for (const std::string& d : cuda_include_dirs()) argv.push_back("-I" + d);
     argv.insert(argv.end(), {probe_, "-o", binary});
-    BoundedResult r = run_bounded(argv, {}, compile_timeout_, kMaxToolOutput);
+    ProcessResult r = run_process(argv, {compile_timeout_, kMaxToolOutput});
     if (r.exit_code == 127 && !r.timed_out) {
       std::cerr << fmt::format("error: the compiler '{}' cannot be started; name one with --cxx\n", cxx);
       stop();
@@ -186,7 +186,7 @@ class ExtractCommand : public Command {
   std::string run_probe(const std::string& binary, const std::string& emitted_path) {
     std::error_code ec;
     fs::remove(emitted_path, ec);
-    BoundedResult r = run_bounded({binary}, {"LAYOUTPROOF_EMIT=" + emitted_path}, run_timeout_, kMaxToolOutput);
+    ProcessResult r = run_process({binary}, {run_timeout_, kMaxToolOutput}, {"LAYOUTPROOF_EMIT=" + emitted_path});
     std::string emitted;
     const uintmax_t size = fs::exists(emitted_path, ec) ? fs::file_size(emitted_path, ec) : 0;
     if (size > kMaxEmittedBytes) {

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <regex>
 
+#include "analyzer/support/Process.h"
 #include "replay/Process.h"
 
 namespace lp::replay {

@@ -7,6 +7,7 @@
 #include "analyzer/parse/Parsers.h"
 #include "hw/Arch.h"
 #include "hw/BankModel.h"
+#include "analyzer/support/Process.h"
 #include "replay/Process.h"
 #include "replay/Replay.h"
 #include "replay/Run.h"
@@ -204,7 +205,7 @@ TEST_CASE("CUDA tools are found by LP_REPLAY_<NAME>, and the GPU is named from n
   setenv("LP_REPLAY_NCU", "/nonexistent/ncu", 1);
   CHECK(find_tool("ncu").empty());
   unsetenv("LP_REPLAY_NCU");
-  CHECK(find_tool("sh") == find_on_path("sh"));
+  CHECK(find_tool("sh") == lp::find_on_path("sh"));
   CHECK(first_gpu_name("GPU 0: NVIDIA H200 (UUID: GPU-1234)\nGPU 1: NVIDIA H200 (UUID: GPU-5678)\n") == "NVIDIA H200");
   CHECK(first_gpu_name("GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-x)") == "NVIDIA H100 80GB HBM3");
   CHECK(first_gpu_name("No devices found.").empty());
