@@ -5,6 +5,7 @@
 
 #include "analyzer/annotate/Statement.h"
 #include "analyzer/ir/Layout.h"
+#include "analyzer/ir/Print.h"
 #include "hw/TmaSwizzle.h"
 
 namespace lp::rules {
@@ -23,10 +24,7 @@ inline std::optional<Swizzle> byte_swizzle_of(const Layout& l, int element_bytes
   return std::nullopt;
 }
 
-inline std::string swizzle_text(const std::optional<Swizzle>& s) {
-  if (!s) return "no swizzle";
-  return "Sw<" + std::to_string(s->bits()) + "," + std::to_string(s->base()) + "," + std::to_string(s->shift()) + ">";
-}
+inline std::string swizzle_text(const std::optional<Swizzle>& s) { return s ? lp::swizzle_text(*s) : "no swizzle"; }
 
 /// The swizzle a TMA copy or an MMA descriptor statement applies to its buffer.
 struct SwizzleUse {

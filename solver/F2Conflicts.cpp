@@ -22,40 +22,6 @@ uint64_t swizzle_bits(uint64_t v, const Swizzle& s) {
   return v ^ (s.shift() >= 0 ? (y >> s.shift()) : (y << -s.shift()));
 }
 
-// Row echelon form of 64-bit vectors, one row per leading bit, each remembering which inputs
-// (a bit mask) it sums.
-class Echelon {
- public:
-  void insert(uint64_t v, uint64_t input) {
-    for (int b = 63; b >= 0 && v; --b) {
-      if (!(v >> b & 1)) continue;
-      if (!rows_[b].first) {
-        rows_[b] = {v, input};
-        ++rank_;
-        return;
-      }
-      v ^= rows_[b].first;
-      input ^= rows_[b].second;
-    }
-  }
-  int rank() const { return rank_; }
-  /// The largest value of c ^ (a sum of inserted vectors), and the inputs that reach it: going
-  /// down the leading bits, a row is added exactly when it sets a bit still clear.
-  std::pair<uint64_t, uint64_t> max_from(uint64_t c) const {
-    uint64_t input = 0;
-    for (int b = 63; b >= 0; --b)
-      if (rows_[b].first && !(c >> b & 1)) {
-        c ^= rows_[b].first;
-        input ^= rows_[b].second;
-      }
-    return {c, input};
-  }
-
- private:
-  std::array<std::pair<uint64_t, uint64_t>, 64> rows_{};
-  int rank_ = 0;
-};
-
 }  // namespace
 
 std::optional<F2AccessMap> F2AccessMap::build(const SmemAccess& a, std::string* why_not) {
@@ -180,8 +146,8 @@ std::optional<F2AccessMap> F2AccessMap::build(const SmemAccess& a, std::string* 
 
   // Alignment and range at every residue: the low bits are the constant's unless a column moves
   // them; the largest address is the echelon maximum of the affine map.
-  Echelon span;
-  for (size_t i = 0; i < n_in; ++i) span.insert(m.addr_cols_[i], m.inputs_[i]);
+  F2Basis span(1);
+  for (size_t i = 0; i < n_in; ++i) span.insert({m.addr_cols_[i]}, i);
   const uint64_t low = static_cast<uint64_t>(instr.bytes - 1);
   for (int64_t b : m.residues_) {
     const uint64_t c = sw ? swizzle_bits(m.byte_const_ ^ static_cast<uint64_t>(b), sw->swizzle) : m.byte_const_;
@@ -190,8 +156,10 @@ std::optional<F2AccessMap> F2AccessMap::build(const SmemAccess& a, std::string* 
     for (size_t i = 0; i < n_in && !m.invalid_; ++i)
       if (m.addr_cols_[i] & low) m.invalid_ = m.point(m.inputs_[i], b);
     if (m.invalid_) return m;
-    auto [top, reach] = span.max_from(c);
-    int64_t end = checked_add(checked_add(add, static_cast<int64_t>(top), "byte address"), instr.bytes, "byte address");
+    const auto [top, reached] = span.max_from({c});
+    uint64_t reach = 0;  // the input point whose address is the largest
+    for (size_t id : reached) reach ^= m.inputs_[id];
+    int64_t end = checked_add(checked_add(add, static_cast<int64_t>(top[0]), "byte address"), instr.bytes, "byte address");
     if (end > a.arch().max_smem_bytes_per_block) {
       m.invalid_ = m.point(reach, b);
       return m;
@@ -266,17 +234,18 @@ std::optional<F2Cost> F2AccessMap::cost(std::string* why_not) const {
   const int word_shift = log2_exact(arch.bank_bytes);
   const uint64_t bank_mask = static_cast<uint64_t>(arch.banks - 1);
   const int j_bits = log2_exact(std::max(1, instr.bytes / arch.bank_bytes));
-  Echelon words, banks;
-  for (int k = 0; k < v_bits; ++k) {
+  F2Basis words(1), banks(1);
+  size_t id = 0;
+  for (int k = 0; k < v_bits; ++k, ++id) {
     uint64_t w = addr_cols_[static_cast<size_t>(k)] >> word_shift;
-    words.insert(w, 0);
-    banks.insert(w & bank_mask, 0);
+    words.insert({w}, id);
+    banks.insert({w & bank_mask}, id);
   }
-  for (int t = 0; t < j_bits; ++t) {
-    words.insert(uint64_t{1} << t, 0);
-    banks.insert((uint64_t{1} << t) & bank_mask, 0);
+  for (int t = 0; t < j_bits; ++t, ++id) {
+    words.insert({uint64_t{1} << t}, id);
+    banks.insert({(uint64_t{1} << t) & bank_mask}, id);
   }
-  const int free_bits = (instr.broadcast ? words.rank() : v_bits + j_bits) - banks.rank();
+  const int free_bits = (instr.broadcast ? static_cast<int>(words.rank()) : v_bits + j_bits) - static_cast<int>(banks.rank());
   c.per_bank = int64_t{1} << free_bits;
   c.phases = static_cast<int64_t>(phases.size());
   c.wavefronts = checked_mul(c.phases, c.per_bank);

@@ -191,6 +191,19 @@ std::optional<std::vector<size_t>> F2Basis::insert(const F2Vec& v, size_t id) {
   return std::nullopt;
 }
 
+std::pair<F2Vec, std::vector<size_t>> F2Basis::max_from(F2Vec c) const {
+  c.resize(words_, 0);
+  std::vector<uint64_t> combo;
+  for (const Row& row : rows_) {
+    size_t w = row.pivot / 64, b = row.pivot % 64;
+    if (!(c[w] >> b & 1)) {
+      xor_into(c, row.v);
+      xor_bits(combo, row.combo);
+    }
+  }
+  return {std::move(c), ids_of(combo)};
+}
+
 bool F2Basis::contains(const F2Vec& v, std::vector<size_t>* combo_out) const {
   F2Vec r = v;
   std::vector<uint64_t> combo;

@@ -47,6 +47,10 @@ class F2Basis {
   /// True if `v` lies in the span; then *combo (if given) gets the ids that sum to it.
   bool contains(const F2Vec& v, std::vector<size_t>* combo = nullptr) const;
   size_t rank() const { return rows_.size(); }
+  /// The largest value (as a binary number, word words_-1 most significant) of c ^ (a sum of
+  /// inserted vectors), and the ids of the vectors that reach it: going down the pivots, a row is
+  /// added exactly when it sets a bit of c still clear.
+  std::pair<F2Vec, std::vector<size_t>> max_from(F2Vec c) const;
 
  private:
   struct Row {

@@ -16,7 +16,6 @@ Layout with_stage(const Layout& core, const Swizzle& sw) {
   return Layout::make(std::move(p));
 }
 
-std::string swizzle_text(const Swizzle& s) { return fmt::format("Sw<{},{},{}>", s.bits(), s.base(), s.shift()); }
 
 // A legality check the run's budget stops (analyzer/support/Governor.h) is undecided: never legal
 // or illegal.

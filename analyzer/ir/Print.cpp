@@ -64,9 +64,9 @@ std::string stride_text(const Layout& l, const Nest& n, size_t& next) {
   return s + ")";
 }
 
-std::string swizzle_text(const Swizzle& s) { return fmt::format("Sw<{},{},{}>", s.bits(), s.base(), s.shift()); }
-
 }  // namespace
+
+std::string swizzle_text(const Swizzle& s) { return fmt::format("Sw<{},{},{}>", s.bits(), s.base(), s.shift()); }
 
 Printed print_cute(const Layout& in) {
   const Layout l = in.with_order(IndexOrder::Colex);

@@ -34,4 +34,7 @@ Printed print_tirx(const Layout& layout);
 Printed print_descriptor(const Layout& layout);
 Printed print(const Layout& layout, Notation notation);
 
+/// CuTe's spelling of a swizzle: `Sw<B,M,S>`.
+std::string swizzle_text(const Swizzle& s);
+
 }  // namespace lp
