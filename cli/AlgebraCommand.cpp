@@ -90,8 +90,8 @@ Operand compose_operand(const std::string& text, const std::string& name) {
 json witness_json(const Witness& w) {
   json j;
   j["domain"] = w.domain;
-  if (w.index >= 0) {
-    j["index"] = w.index;
+  if (w.index) {
+    j["index"] = *w.index;
     j["coordinate"] = w.coordinate;
   }
   j["expected_is"] = w.expected_label;
@@ -135,7 +135,7 @@ class AlgebraCommand : public Command {
     std::cout << fmt::format("verdict: {}{}\n", verdict_name(c.verdict), c.reason.empty() ? "" : " - " + c.reason);
     if (c.witness) {
       const Witness& w = *c.witness;
-      if (w.index >= 0) std::cout << fmt::format("witness: {} index {} coordinate {}\n", w.domain, w.index, w.coordinate);
+      if (w.index) std::cout << fmt::format("witness: {} index {} coordinate {}\n", w.domain, *w.index, w.coordinate);
       std::cout << fmt::format("  expected {} = {}\n  actual   {} = {}\n", w.expected_label, w.expected, w.actual_label,
                                w.actual);
     }

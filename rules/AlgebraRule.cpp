@@ -53,10 +53,14 @@ class AlgebraRule : public Rule {
       rules::Finding f = finding(s.loc, fmt::format("{} is illegal: {}", what, out->check.reason));
       if (out->text) add_note(f, fmt::format("CuTe computes {}", *out->text));
       if (const auto& w = out->check.witness) {
-        add_note(f, fmt::format("at {} index {} (coordinate {}): {} = {} but {} = {}", w->domain, w->index, w->coordinate,
-                                w->expected_label, w->expected, w->actual_label, w->actual));
-        f.counterexample = {{"index", w->index},    {"coordinate", w->coordinate}, {"expected", w->expected},
-                            {"actual", w->actual}, {"result", out->text.value_or("")}};
+        const std::string where =
+            w->index ? fmt::format("at {} index {} (coordinate {}): ", w->domain, *w->index, w->coordinate) : "";
+        add_note(f, fmt::format("{}{} = {} but {} = {}", where, w->expected_label, w->expected, w->actual_label, w->actual));
+        f.counterexample = {{"expected", w->expected}, {"actual", w->actual}, {"result", out->text.value_or("")}};
+        if (w->index) {
+          f.counterexample["index"] = *w->index;
+          f.counterexample["coordinate"] = w->coordinate;
+        }
       }
       sink.report(s, std::move(f));
     }

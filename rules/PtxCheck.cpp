@@ -317,7 +317,7 @@ class PtxReporter {
     uniform_note(f, w);
     if (w.active != hw::kAllLanes) add_note(f, "active lanes: " + mask_text(w.active));
     for (const Note& n : at.notes) f.notes.push_back(n);
-    f.counterexample = {{"lane", w.lane},          {"issue", 0},
+    f.counterexample = {{"lane", w.lane ? nlohmann::json(*w.lane) : nlohmann::json()}, {"issue", 0},
                         {"base", 0},               {"reason", p.reason},
                         {"lane_addresses", w.addresses}, {"kernel", kernel_},
                         {"ptx_line", at.ptx_line}, {"uniforms", uniforms_json(w)}};
@@ -342,21 +342,18 @@ class PtxReporter {
     const SymbolicWitness& w = *p.witness;
     rules::Finding f = finding(at.loc, fmt::format("{} has bank conflicts: {} wavefronts where {} {} ideal", what, w.wavefronts,
                                                     w.ideal, w.ideal == 1 ? "is" : "are"));
-    if (w.lane_a >= 0)
-      add_note(f, fmt::format("lanes {} and {} access bank {} at byte addresses {} and {} (as {})", w.lane_a, w.lane_b, w.bank,
-                              w.addresses[static_cast<size_t>(w.lane_a)], w.addresses[static_cast<size_t>(w.lane_b)], instr.name));
+    if (const auto& lanes = w.bank_lanes)
+      add_note(f, fmt::format("lanes {} and {} access bank {} at byte addresses {} and {} (as {})", lanes->first, lanes->second,
+                              w.bank, w.addresses[static_cast<size_t>(lanes->first)],
+                              w.addresses[static_cast<size_t>(lanes->second)], instr.name));
     add_note(f, fmt::format("bank {} must deliver {} distinct words in that phase: {}", w.bank, w.words.size(), join(w.words, ", ")));
     uniform_note(f, w);
     if (w.active != hw::kAllLanes) add_note(f, "active lanes: " + mask_text(w.active));
     if (!arch_note_.empty()) add_note(f, arch_note_);
     for (const Note& n : at.notes) f.notes.push_back(n);
-    const int la = std::max(w.lane_a, 0), lb = std::max(w.lane_b, 0);
     // The keys of the annotated LP002 counterexample (rules/BankConflictRule.cpp), so reports and
     // `layoutproof replay` treat both alike; the layouts are empty (none was written).
-    f.counterexample = {{"lanes", {la, lb}},
-                        {"issue", 0},
-                        {"coordinates", {nlohmann::json::array(), nlohmann::json::array()}},
-                        {"addresses", {w.addresses[static_cast<size_t>(la)], w.addresses[static_cast<size_t>(lb)]}},
+    f.counterexample = {{"issue", 0},
                         {"bank", w.bank},
                         {"words", w.words},
                         {"wavefronts", w.wavefronts},
@@ -373,6 +370,12 @@ class PtxReporter {
                         {"opcode", s.opcode},
                         {"active_lanes", w.active},
                         {"uniforms", uniforms_json(w)}};
+    if (const auto& lanes = w.bank_lanes) {
+      f.counterexample["lanes"] = {lanes->first, lanes->second};
+      f.counterexample["coordinates"] = {nlohmann::json::array(), nlohmann::json::array()};
+      f.counterexample["addresses"] = {w.addresses[static_cast<size_t>(lanes->first)],
+                                       w.addresses[static_cast<size_t>(lanes->second)]};
+    }
     bank_.report_at(at.loc, std::move(f), Severity::Error);
   }
 

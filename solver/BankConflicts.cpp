@@ -82,21 +82,21 @@ std::optional<AccessWitness> check_vector(const SmemAccess& a, int lane, int64_t
   return std::nullopt;
 }
 
-// With `access_prefix` >= 0, only issues below it are visited, and only an invalid access is
+// With an `access_prefix`, only issues below it are visited, and only an invalid access is
 // reported (Refuted, exactly what the full enumeration would report, since the full enumeration
 // returns at the first invalid access in the same order); otherwise the answer is Unknown.
-ConflictResult by_enumeration(const SmemAccess& a, const SolverLimits& limits, int64_t access_prefix = -1) {
+ConflictResult by_enumeration(const SmemAccess& a, const SolverLimits& limits, std::optional<int64_t> access_prefix = {}) {
   ConflictResult r;
   r.engine = Engine::Enum;
   auto residues = bases(a);
   const int used = hw::address_lane_count(a.instr());
-  if (access_prefix < 0 && a.issue_count() > limits.max_enumeration / hw::kWarpLanes / static_cast<int64_t>(residues.size())) {
+  if (!access_prefix && a.issue_count() > limits.max_enumeration / hw::kWarpLanes / static_cast<int64_t>(residues.size())) {
     r.reason = fmt::format("{} issues x {} base residues exceed the enumeration limit", a.issue_count(), residues.size());
     return r;
   }
   for (int64_t q = 0; q < a.issue_count(); ++q) {
     checkpoint();
-    if (access_prefix >= 0 && q >= access_prefix) {
+    if (access_prefix && q >= *access_prefix) {
       r = ConflictResult{};
       r.engine = Engine::Enum;
       r.reason = "the access prefix found no invalid access";

@@ -162,11 +162,10 @@ std::optional<SymbolicWitness> conflict_of(const SymbolicAccess& a, const std::v
     for (int64_t word = first / word_bytes; word <= (first + a.bytes - 1) / word_bytes; ++word)
       if (word % a.arch->banks == w.bank) on_bank.emplace_back(l, word);
   }
-  for (size_t i = 0; i < on_bank.size() && w.lane_a < 0; ++i)
+  for (size_t i = 0; i < on_bank.size() && !w.bank_lanes; ++i)
     for (size_t j = i + 1; j < on_bank.size(); ++j)
       if (on_bank[i].first != on_bank[j].first && (!a.instr->broadcast || on_bank[i].second != on_bank[j].second)) {
-        w.lane_a = on_bank[i].first;
-        w.lane_b = on_bank[j].first;
+        w.bank_lanes = {on_bank[i].first, on_bank[j].first};
         break;
       }
   return w;

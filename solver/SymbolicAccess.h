@@ -45,8 +45,8 @@ struct SymbolicWitness {
   std::vector<std::pair<std::string, int64_t>> uniforms;  ///< name = value, for every unknown the access depends on
   std::vector<int64_t> addresses;  ///< lanes 0..31 (inactive lanes: their address, unused)
   hw::LaneMask active = hw::kAllLanes;
-  int lane = -1;                   ///< alignment/bounds: the offending lane
-  int lane_a = -1, lane_b = -1;    ///< conflict: two lanes of the busiest phase on one bank
+  std::optional<int> lane;                       ///< alignment/bounds: the offending lane
+  std::optional<std::pair<int, int>> bank_lanes;  ///< conflict: two lanes of the busiest phase on one bank
   int bank = 0;
   std::vector<int64_t> words;
   int64_t wavefronts = 0, ideal = 0;

@@ -138,7 +138,7 @@ Check check_complement(const CuteLayout& l, int64_t cotarget, const CuteLayout& 
     if (!seen.count(v))
       return Check::illegal(
           fmt::format("the complement leaves a hole: offset {} < cotarget {} is hit by neither L nor R", v, cotarget),
-          Witness{"(L,R)", -1, "none", "an index c with (L,R)(c)", fmt::format("{}", v), "values of (L,R)",
+          Witness{"(L,R)", std::nullopt, "", "an index c with (L,R)(c)", fmt::format("{}", v), "values of (L,R)",
                   fmt::format("never {}", v)});
   }
   return Check::legal();

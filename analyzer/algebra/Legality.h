@@ -19,9 +19,9 @@ enum class Verdict { Legal, Illegal, Unknown };
 /// Where a result stops being what it claims: the point (1-D index and coordinate of the domain
 /// named in `domain`) and the two values that differ.
 struct Witness {
-  std::string domain;  ///< whose coordinate this is, e.g. "B" or "R"
-  int64_t index = 0;
-  std::string coordinate;
+  std::string domain;            ///< whose coordinate this is, e.g. "B" or "R"
+  std::optional<int64_t> index;  ///< the 1-D index; none when the witness is a value no index reaches
+  std::string coordinate;        ///< the index's coordinate; empty without an index
   std::string expected_label, expected;  ///< e.g. "A(B(c))", "12"
   std::string actual_label, actual;      ///< e.g. "R(c)", "14"
 };

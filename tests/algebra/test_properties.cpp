@@ -87,8 +87,8 @@ TEST_CASE("composition: legal means R = A o B inside A's domain; illegal witness
       holds = holds && bv[c] >= 0 && bv[c] < static_cast<int64_t>(av.size()) && rc == av[static_cast<size_t>(bv[c])];
     }
     CHECK((o.check.verdict == Verdict::Legal) == holds);
-    if (o.check.verdict == Verdict::Illegal && o.check.witness && o.check.witness->index >= 0) {
-      const size_t c = static_cast<size_t>(o.check.witness->index);
+    if (o.check.verdict == Verdict::Illegal && o.check.witness && o.check.witness->index) {
+      const size_t c = static_cast<size_t>(*o.check.witness->index);
       const bool outside = bv[c] < 0 || bv[c] >= static_cast<int64_t>(av.size());
       CHECK((outside || value_at(*o.layout, static_cast<int64_t>(c)) != av[static_cast<size_t>(bv[c])]));
     }
