@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analyzer/ir/Axis.h"
+#include "analyzer/support/Error.h"
 
 namespace lp::cli {
 
@@ -40,9 +41,9 @@ struct ExitRequest {
 
 /// A malformed option value; the driver prints "error: <what>" and exits with kBadInput, as it
 /// does for every other user-input error type of the libraries.
-class InputError : public std::runtime_error {
+class InputError : public Error {
  public:
-  explicit InputError(const std::string& what) : std::runtime_error(what) {}
+  explicit InputError(const std::string& what) : Error(what) {}
 };
 
 /// The comma-separated items of an option value, empty items kept ("a,,b" has three).

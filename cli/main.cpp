@@ -2,13 +2,10 @@
 // all the work is in the libraries under analyzer/ (and, later, solver/ and rules/).
 #include <spdlog/spdlog.h>
 
-#include "analyzer/algebra/CuteLayout.h"
-#include "analyzer/ir/Checked.h"
-#include "analyzer/ir/Layout.h"
-#include "hw/HwError.h"
+#include "analyzer/diag/Diagnostic.h"
+#include "analyzer/support/Error.h"
 #include "analyzer/support/Governor.h"
 #include "solver/Engines.h"
-#include "solver/SmemAccess.h"
 #include "solver/ToolVersions.h"
 
 #include <cstdlib>
@@ -48,28 +45,13 @@ int main(int argc, char** argv) {
     }
   } catch (const lp::cli::ExitRequest& e) {
     code = e.code;
-  } catch (const lp::BudgetExhausted& e) {  // a command's own budget (analyzer/support/Governor.h)
-    std::cerr << "error: " << e.what() << "\n";
-    code = lp::cli::kBadInput;
   } catch (const std::bad_alloc&) {
     std::cerr << "error: the system refused the memory this command needs\n";
     code = lp::cli::kBadInput;
-  } catch (const lp::cli::InputError& e) {
-    std::cerr << "error: " << e.what() << "\n";
+  } catch (const lp::DiagnosticError& e) {  // located input errors print with their source line and caret
+    std::cerr << e.diagnostic().render();
     code = lp::cli::kBadInput;
-  } catch (const lp::LayoutError& e) {  // the input's layout cannot be evaluated as asked
-    std::cerr << "error: " << e.what() << "\n";
-    code = lp::cli::kBadInput;
-  } catch (const lp::OverflowError& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    code = lp::cli::kBadInput;
-  } catch (const lp::hw::HwError& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    code = lp::cli::kBadInput;
-  } catch (const lp::AccessError& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    code = lp::cli::kBadInput;
-  } catch (const lp::algebra::AlgebraError& e) {
+  } catch (const lp::Error& e) {  // input the tool cannot accept, or a budget spent (analyzer/support/Error.h)
     std::cerr << "error: " << e.what() << "\n";
     code = lp::cli::kBadInput;
   } catch (const std::exception& e) {

@@ -3,12 +3,13 @@
 // out-of-range addresses, values that do not fit an encoding). The message says exactly what.
 #include <stdexcept>
 #include <string>
+#include "analyzer/support/Error.h"
 
 namespace lp::hw {
 
-class HwError : public std::runtime_error {
+class HwError : public Error {
  public:
-  explicit HwError(const std::string& what) : std::runtime_error(what) {}
+  explicit HwError(const std::string& what) : Error(what) {}
 };
 
 }  // namespace lp::hw

@@ -15,7 +15,7 @@
 namespace lp::report {
 
 BaselineError::BaselineError(std::string file, std::string problem)
-    : std::runtime_error(fmt::format("baseline {}: {}", file, problem)), file_(std::move(file)),
+    : Error(fmt::format("baseline {}: {}", file, problem)), file_(std::move(file)),
       problem_(std::move(problem)) {}
 
 std::string baseline_path(const std::string& file) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "report/Findings.h"
+#include "analyzer/support/Error.h"
 
 namespace lp::report {
 
@@ -18,7 +19,7 @@ inline constexpr int kBaselineVersion = 1;
 inline constexpr uint64_t kMaxBaselineBytes = uint64_t{64} << 20;
 
 /// A baseline file that cannot be read or is not a valid baseline.
-class BaselineError : public std::runtime_error {
+class BaselineError : public Error {
  public:
   BaselineError(std::string file, std::string problem);
   const std::string& file() const { return file_; }

@@ -21,12 +21,13 @@
 #include "analyzer/diag/Diagnostic.h"
 #include "rules/Finding.h"
 #include "solver/Result.h"
+#include "analyzer/support/Error.h"
 
 namespace lp::rules {
 
-class ConfigError : public std::runtime_error {
+class ConfigError : public Error {
  public:
-  explicit ConfigError(const std::string& what) : std::runtime_error(what) {}
+  explicit ConfigError(const std::string& what) : Error(what) {}
 };
 
 struct Config {

@@ -22,13 +22,14 @@
 #include "hw/Arch.h"
 #include "hw/BankModel.h"
 #include "hw/SmemInstr.h"
+#include "analyzer/support/Error.h"
 
 namespace lp {
 
 /// Bad access descriptions (wrong lane split, coordinates outside the buffer, ...).
-class AccessError : public std::runtime_error {
+class AccessError : public Error {
  public:
-  explicit AccessError(const std::string& what) : std::runtime_error(what) {}
+  explicit AccessError(const std::string& what) : Error(what) {}
 };
 
 /// `smem` split at a trailing byte-address swizzle (`Sw<B,M,S> o smem_ptr[Nb] o L`): the layout

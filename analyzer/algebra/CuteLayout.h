@@ -11,14 +11,15 @@
 
 #include "analyzer/ir/Axis.h"
 #include "analyzer/ir/Layout.h"
+#include "analyzer/support/Error.h"
 
 namespace lp::algebra {
 
 /// Raised when an operation's operands are outside what the algebra (or CuTe) handles, e.g. a
 /// dynamic multi-mode stride in complement. The message names the operand part and the reason.
-class AlgebraError : public std::runtime_error {
+class AlgebraError : public Error {
  public:
-  explicit AlgebraError(const std::string& what) : std::runtime_error(what) {}
+  explicit AlgebraError(const std::string& what) : Error(what) {}
 };
 
 /// An integer as CuTe holds it: `_4` (static, part of the type) or `4` (dynamic).

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+#include "analyzer/support/Error.h"
 
 namespace lp {
 
@@ -50,9 +51,9 @@ struct Diagnostic {
 };
 
 /// Exception carrying a diagnostic: what parsers and IR constructors throw on bad input.
-class DiagnosticError : public std::runtime_error {
+class DiagnosticError : public Error {
  public:
-  explicit DiagnosticError(Diagnostic d) : std::runtime_error(d.message), diag_(std::move(d)) {}
+  explicit DiagnosticError(Diagnostic d) : Error(d.message), diag_(std::move(d)) {}
   const Diagnostic& diagnostic() const { return diag_; }
 
  private:

@@ -4,13 +4,14 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include "analyzer/support/Error.h"
 
 namespace lp {
 
 /// Raised when a user-controlled quantity does not fit in a signed 64-bit integer.
-class OverflowError : public std::runtime_error {
+class OverflowError : public Error {
  public:
-  explicit OverflowError(const std::string& what) : std::runtime_error(what) {}
+  explicit OverflowError(const std::string& what) : Error(what) {}
 };
 
 inline int64_t checked_add(int64_t a, int64_t b, const char* what = "sum") {

@@ -34,13 +34,14 @@
 
 #include "analyzer/ir/Axis.h"
 #include "analyzer/ir/Swizzle.h"
+#include "analyzer/support/Error.h"
 
 namespace lp {
 
 /// Raised for an invalid layout or an evaluation outside a layout's domain.
-class LayoutError : public std::runtime_error {
+class LayoutError : public Error {
  public:
-  explicit LayoutError(const std::string& what) : std::runtime_error(what) {}
+  explicit LayoutError(const std::string& what) : Error(what) {}
 };
 
 enum class IndexOrder { Colex, RowMajor };

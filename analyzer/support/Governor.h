@@ -17,15 +17,16 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include "analyzer/support/Error.h"
 
 namespace lp {
 
 using SteadyClock = std::chrono::steady_clock;
 
 /// The budget ran out: `what()` says which and is the Unknown's reason.
-class BudgetExhausted : public std::runtime_error {
+class BudgetExhausted : public Error {
  public:
-  explicit BudgetExhausted(const std::string& what) : std::runtime_error(what) {}
+  explicit BudgetExhausted(const std::string& what) : Error(what) {}
 };
 
 struct Budget {

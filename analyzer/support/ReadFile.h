@@ -7,14 +7,15 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include "analyzer/support/Error.h"
 
 namespace lp {
 
 /// Why a file was not read; `what()` is "PATH: PROBLEM".
-class FileReadError : public std::runtime_error {
+class FileReadError : public Error {
  public:
   FileReadError(std::string path, std::string problem)
-      : std::runtime_error(path + ": " + problem), path_(std::move(path)), problem_(std::move(problem)) {}
+      : Error(path + ": " + problem), path_(std::move(path)), problem_(std::move(problem)) {}
   const std::string& path() const { return path_; }
   const std::string& problem() const { return problem_; }
 
