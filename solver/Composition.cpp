@@ -288,9 +288,9 @@ CompositionResult prove_composition(const Layout& a, const Layout& b, const std:
       case Engine::Z3: res = by_z3(a, b, r, ad, limits); break;
       case Engine::F2: res = by_f2(a, b, r, ad); break;
       case Engine::Auto:
-        res = by_f2(a, b, r, ad);
-        if (res.verdict != Verdict::Unknown) break;
-        res = b.size() <= kAutoEnumerationLimit ? by_enumeration(a, b, r, ad, limits) : by_z3(a, b, r, ad, limits);
+        res = decide_auto<CompositionResult>(
+            b.size() <= kAutoEnumerationLimit, [&] { return by_f2(a, b, r, ad); },
+            [&] { return by_enumeration(a, b, r, ad, limits); }, [&] { return by_z3(a, b, r, ad, limits); });
         break;
     }
     if (res.verdict == Verdict::Refuted && !violates(*res.witness)) {

@@ -266,21 +266,36 @@ CoverageResult prove_covers(const Layout& layout, const std::vector<AxisRange>& 
         r.engine = Engine::F2;
         r.reason = "the F2 engine does not take parameters";
       } else {
-        auto all = all_param_values(*params, kAutoEnumerationLimit);
-        bool small = all && static_cast<int64_t>(all->size()) * layout.size() * layout.replica_count() <= kAutoEnumerationLimit;
-        if (engine == Engine::Enum || (engine == Engine::Auto && small)) {
-          r.engine = Engine::Enum;
-          if (!all) r.reason = "too many parameter values to enumerate";
-          else
-            for (const auto& values : *all) {
-              r = by_enumeration(instantiate(layout, *params, values), t, limits);
-              if (r.verdict != Verdict::Proven) {
-                if (r.witness) r.witness->params = values;
-                break;
-              }
+        // Every instance enumerated, within `value_limit` parameter values.
+        auto enumerate = [&](int64_t value_limit) {
+          CoverageResult e;
+          e.engine = Engine::Enum;
+          auto all = all_param_values(*params, value_limit);
+          if (!all) {
+            e.reason = "too many parameter values to enumerate";
+            return e;
+          }
+          for (const auto& values : *all) {
+            e = by_enumeration(instantiate(layout, *params, values), t, limits);
+            if (e.verdict != Verdict::Proven) {
+              if (e.witness) e.witness->params = values;
+              break;
             }
+          }
+          return e;
+        };
+        auto z3 = [&] { return by_z3(layout, t, limits, params); };
+        if (engine == Engine::Enum) {
+          r = enumerate(kAutoEnumerationLimit);
+        } else if (engine == Engine::Z3) {
+          r = z3();
         } else {
-          r = by_z3(layout, t, limits, params);
+          auto all = all_param_values(*params, kAutoEnumerationLimit);
+          const bool small =
+              all && static_cast<int64_t>(all->size()) * layout.size() * layout.replica_count() <= kAutoEnumerationLimit;
+          r = decide_auto<CoverageResult>(
+              small, [] { return CoverageResult{}; }, [&] { return enumerate(small ? kAutoEnumerationLimit : limits.max_enumeration); },
+              z3);
         }
       }
       revalidate(layout, params, t, r, limits);
@@ -291,11 +306,10 @@ CoverageResult prove_covers(const Layout& layout, const std::vector<AxisRange>& 
       case Engine::F2: r = by_f2(layout, t); break;
       case Engine::Z3: r = by_z3(layout, t, limits, nullptr); break;
       case Engine::Auto:
-        r = by_f2(layout, t);
-        if (r.verdict != Verdict::Unknown) break;
-        if (layout.size() <= kAutoEnumerationLimit / layout.replica_count() && t.box_size <= kAutoEnumerationLimit)
-          r = by_enumeration(layout, t, limits);
-        else r = by_z3(layout, t, limits, nullptr);
+        r = decide_auto<CoverageResult>(
+            layout.size() <= kAutoEnumerationLimit / layout.replica_count() && t.box_size <= kAutoEnumerationLimit,
+            [&] { return by_f2(layout, t); }, [&] { return by_enumeration(layout, t, limits); },
+            [&] { return by_z3(layout, t, limits, nullptr); });
         break;
     }
     revalidate(layout, nullptr, t, r, limits);

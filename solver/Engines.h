@@ -92,6 +92,22 @@ Result timed_decision(Engine engine, const SolverLimits& limits, Decide&& decide
   return r;
 }
 
+/// The auto engine's policy, one for every property: F2 where it decides; else an exhaustive
+/// enumeration when `small` (the domain is within the auto limit); else Z3, and when Z3 is
+/// undecided (a non-linear encoding times out), an enumeration within the query's own limits, which
+/// may still cover the whole domain. Each engine is a callable giving the property's result; a
+/// property without an F2 form (parameters) passes one that returns an undecided result.
+template <class Result, class F2, class Enumerate, class Z3>
+Result decide_auto(bool small, F2&& f2, Enumerate&& enumerate, Z3&& z3) {
+  if (Result r = f2(); r.verdict != Verdict::Unknown) return r;
+  if (small) return enumerate();
+  Result r = z3();
+  if (r.verdict == Verdict::Unknown) {
+    if (Result e = enumerate(); e.verdict != Verdict::Unknown) return e;
+  }
+  return r;
+}
+
 /// Domains up to this many points are enumerated by the auto engine when F2 does not apply.
 inline constexpr int64_t kAutoEnumerationLimit = int64_t{1} << 18;
 /// The same for the injectivity of scalar layouts, which are enumerated without allocating.

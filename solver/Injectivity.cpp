@@ -321,14 +321,9 @@ InjectivityResult prove_injective(const Layout& layout, Engine engine, const Sol
               total += inst.size() * inst.replica_count();
               if (total > budget) break;
             }
-          const bool small = all && total <= budget;
-          r = small ? by_enumeration_over_params(layout, *params, limits) : by_z3(layout, limits, params);
-          // Z3 undecided (a non-linear stride times out): an exhaustive enumeration within the
-          // limits still decides.
-          if (!small && r.verdict == Verdict::Unknown) {
-            InjectivityResult e = by_enumeration_over_params(layout, *params, limits);
-            if (e.verdict != Verdict::Unknown) r = e;
-          }
+          r = decide_auto<InjectivityResult>(
+              all && total <= budget, [] { return InjectivityResult{}; },
+              [&] { return by_enumeration_over_params(layout, *params, limits); }, [&] { return by_z3(layout, limits, params); });
           break;
         }
       }
@@ -338,17 +333,9 @@ InjectivityResult prove_injective(const Layout& layout, Engine engine, const Sol
         case Engine::F2: r = by_f2(layout); break;
         case Engine::Z3: r = by_z3(layout, limits, nullptr); break;
         case Engine::Auto: {
-          r = by_f2(layout);
-          if (r.verdict != Verdict::Unknown) break;
-          if (layout.size() <= auto_enumeration_limit(layout) / layout.replica_count()) {
-            r = by_enumeration(layout, limits);
-          } else {
-            r = by_z3(layout, limits, nullptr);
-            if (r.verdict == Verdict::Unknown) {  // Z3 undecided: enumerate within the limits
-              InjectivityResult e = by_enumeration(layout, limits);
-              if (e.verdict != Verdict::Unknown) r = e;
-            }
-          }
+          r = decide_auto<InjectivityResult>(
+              layout.size() <= auto_enumeration_limit(layout) / layout.replica_count(), [&] { return by_f2(layout); },
+              [&] { return by_enumeration(layout, limits); }, [&] { return by_z3(layout, limits, nullptr); });
           break;
         }
       }
