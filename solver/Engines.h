@@ -34,8 +34,11 @@ class Z3Context {
 /// one can take seconds). A driver whose results are all written may then exit without waiting.
 bool z3_teardown_pending();
 
+/// Time Z3 is given to stop after its timer fires: at most a tenth of a check's time, at most this.
+inline constexpr uint64_t kZ3StopReserveMs = 200;
 /// The timeout of the next Z3 check: what is left of the query's `timeout_ms` (the checks of one
-/// query share it, see Z3QueryClock) and of the run's time budget, at least 1 ms.
+/// query share it, see Z3QueryClock) and of the run's time budget, less the stop reserve, at
+/// least 1 ms.
 unsigned z3_check_timeout_ms(const SolverLimits& limits);
 /// A Z3 solver over `ctx` with the timeout z3_check_timeout_ms gives.
 z3::solver make_solver(z3::context& ctx, const SolverLimits& limits);
