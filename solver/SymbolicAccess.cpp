@@ -704,8 +704,8 @@ class Decider {
     z3::context& ctx = shared_context(limits_);
     Z3Terms T(ctx, P_);
     z3::solver s = bit_vector_solver(ctx, limits_);
-    if (!(a_.instr->mergeable && a_.arch->load_merging)) {
-      s.add(pair_conflict(T, ctx));
+    // Unsat: no assignment of the unknowns conflicts; a model is a candidate, re-checked concretely.
+    auto decide = [&]() -> SymbolicProperty {
       s.add(T.domains());
       std::string why;
       const z3::check_result cr = checked_check(s, &why);
@@ -715,6 +715,10 @@ class Decider {
       T.read_model(s.get_model(), ev);
       if (!activity_known_) return unknown(Engine::Z3, activity_reason());
       return confirm_conflict(Engine::Z3, ev);
+    };
+    if (!(a_.instr->mergeable && a_.arch->load_merging)) {
+      s.add(pair_conflict(T, ctx));
+      return decide();
     }
     const z3::expr last = ctx.bv_val(static_cast<uint64_t>(a_.arch->max_smem_bytes_per_block - a_.bytes), 32);
     for (int l = 0; l < a_.address_lanes; ++l) {
@@ -722,31 +726,19 @@ class Decider {
       s.add(z3::implies(T.holds(a_.active, l),
                         z3::urem(addr, ctx.bv_val(a_.bytes, 32)) == ctx.bv_val(0, 32) && z3::ule(addr, last)));
     }
-    z3::expr unmerged = conflict_in(T, ctx, false);
-    if (a_.instr->mergeable && a_.arch->load_merging) {
-      z3::expr all_active = ctx.bool_val(true);
-      z3::expr pair1 = ctx.bool_val(true), pair2 = ctx.bool_val(true);
-      for (int l = 0; l < hw::kWarpLanes; ++l) {
-        all_active = all_active && T.holds(a_.active, l);
-        pair1 = pair1 && T.at(a_.address, l) == T.at(a_.address, l ^ 1);
-        pair2 = pair2 && T.at(a_.address, l) == T.at(a_.address, l ^ 2);
-      }
-      const z3::expr merges = all_active && (pair1 || pair2);
-      const z3::expr merged = merges && conflict_in(T, ctx, true);
-      // With over-approximated activity the real warp may be a part that does not merge.
-      s.add(activity_known_ ? ((!merges && unmerged) || merged) : (unmerged || merged));
-    } else {
-      s.add(unmerged);
+    const z3::expr unmerged = conflict_in(T, ctx, false);
+    z3::expr all_active = ctx.bool_val(true), partners_match = ctx.bool_val(false);
+    for (int l = 0; l < hw::kWarpLanes; ++l) all_active = all_active && T.holds(a_.active, l);
+    for (int x : hw::kMergePartnerXors) {
+      z3::expr partners = ctx.bool_val(true);
+      for (int l = 0; l < hw::kWarpLanes; ++l) partners = partners && T.at(a_.address, l) == T.at(a_.address, l ^ x);
+      partners_match = partners_match || partners;
     }
-    s.add(T.domains());
-    std::string why;
-    const z3::check_result cr = checked_check(s, &why);
-    if (cr == z3::unsat) return proven(Engine::Z3);
-    if (cr == z3::unknown) return unknown(Engine::Z3, why);
-    term::Evaluator ev(P_);
-    T.read_model(s.get_model(), ev);
-    if (!activity_known_) return unknown(Engine::Z3, activity_reason());
-    return confirm_conflict(Engine::Z3, ev);
+    const z3::expr merges = all_active && partners_match;
+    const z3::expr merged = merges && conflict_in(T, ctx, true);
+    // With over-approximated activity the real warp may be a part that does not merge.
+    s.add(activity_known_ ? ((!merges && unmerged) || merged) : (unmerged || merged));
+    return decide();
   }
 
   // The model's per-lane unknowns chose which lanes execute; that choice cannot be evaluated.
