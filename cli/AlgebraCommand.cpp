@@ -23,12 +23,12 @@ const std::vector<std::string> kOps = {"compose",         "complement",      "lo
                                        "raked_product",   "tile_to_shape",   "coalesce",       "filter_zeros",
                                        "filter",          "right_inverse",   "left_inverse",   "max_common_vector"};
 
-// `_8` (static) or `8` (dynamic).
+// `_8` (static) or `8` (dynamic); nullopt when the text is not an integer at all.
 std::optional<Int> parse_int_text(const std::string& text) {
-  static const std::regex kInt(R"(\s*(_?)(-?\d{1,18})\s*)");
+  static const std::regex kInt(R"(\s*(_?)(-?\d+)\s*)");
   std::smatch m;
   if (!std::regex_match(text, m, kInt)) return std::nullopt;
-  return Int{std::stoll(m[2].str()), !m[1].str().empty()};
+  return Int{parse_int64(m[2].str()), !m[1].str().empty()};
 }
 
 std::optional<Swizzle> parse_swizzle_text(const std::string& text) {
@@ -74,7 +74,8 @@ std::vector<Int> parse_shape(const std::string& text) {
   std::vector<Int> shape;
   for (const std::string& item : split_commas(inner)) {
     auto v = parse_int_text(item);
-    if (!v || v->value < 1) throw InputError(fmt::format("'{}' is not a flat shape like (_8,_16) or (8,16)", text));
+    if (!v) throw InputError(fmt::format("'{}' is not a flat shape like (_8,_16) or (8,16): '{}' is not an integer", text, item));
+    if (v->value < 1) throw InputError(fmt::format("'{}': the extent {} must be at least 1", text, v->value));
     shape.push_back(*v);
   }
   return shape;
@@ -118,13 +119,19 @@ class AlgebraCommand : public Command {
 
   int run() override {
     args_ = sub_->remaining();
-    Outcome o = evaluate();
+    Outcome o;
+    try {
+      o = evaluate();
+    } catch (const OverflowError& e) {
+      throw InputError(fmt::format("{}: CuTe's arithmetic on these operands leaves 64-bit integers ({})", op_, e.what()));
+    }
     const Check& c = o.check;
     if (json_) {
       json out;
       out["op"] = op_;
       out["result"] = o.text ? json(*o.text) : json(nullptr);
-      out["legal"] = c.verdict == Verdict::Legal;
+      // Decided or not: an undecided operation is neither legal nor illegal.
+      out["legal"] = c.verdict == Verdict::Unknown ? json(nullptr) : json(c.verdict == Verdict::Legal);
       out["verdict"] = verdict_name(c.verdict);
       out["reason"] = c.reason;
       out["witness"] = c.witness ? witness_json(*c.witness) : json::object();
@@ -162,7 +169,8 @@ class AlgebraCommand : public Command {
       std::optional<Int> cotarget;
       if (args_.size() == 2) {
         cotarget = parse_int_text(args_[1]);
-        if (!cotarget || cotarget->value < 1) throw InputError(fmt::format("cotarget '{}' is not a positive integer", args_[1]));
+        if (!cotarget) throw InputError(fmt::format("cotarget '{}' is not an integer like 64 or _64", args_[1]));
+        if (cotarget->value < 1) throw InputError(fmt::format("cotarget {} must be at least 1", cotarget->value));
       }
       return op_complement(layout_arg(0), cotarget);
     }

@@ -46,6 +46,10 @@ class InputError : public Error {
   explicit InputError(const std::string& what) : Error(what) {}
 };
 
+/// A decimal integer as a user writes it ("-12", "99"); throws InputError saying whether the text
+/// is not an integer or does not fit 64 bits (never a silently clamped value).
+int64_t parse_int64(const std::string& text);
+
 /// The comma-separated items of an option value, empty items kept ("a,,b" has three).
 std::vector<std::string> split_commas(const std::string& text);
 

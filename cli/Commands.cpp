@@ -1,7 +1,11 @@
 #include "cli/Command.h"
 
+#include <fmt/format.h>
+
+#include <charconv>
 #include <fstream>
 #include <iostream>
+#include <limits>
 
 #include "analyzer/support/ReadFile.h"
 
@@ -19,6 +23,17 @@ std::unique_ptr<Command> make_report_command();
 std::unique_ptr<Command> make_bench_command();
 std::unique_ptr<Command> make_extract_command();
 std::unique_ptr<Command> make_completion_command();
+
+int64_t parse_int64(const std::string& text) {
+  int64_t value = 0;
+  const char* first = text.data();
+  const char* last = first + text.size();
+  const auto [end, ec] = std::from_chars(first, last, value);
+  if (ec == std::errc::result_out_of_range)
+    throw InputError(fmt::format("{} does not fit a 64-bit integer (at most {})", text, std::numeric_limits<int64_t>::max()));
+  if (ec != std::errc() || end != last || text.empty()) throw InputError(fmt::format("'{}' is not an integer", text));
+  return value;
+}
 
 std::vector<std::string> split_commas(const std::string& text) {
   std::vector<std::string> items;

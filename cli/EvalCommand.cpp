@@ -80,10 +80,11 @@ class EvalCommand : public Command {
       return kOk;
     }
     if (at_) {
-      out["index"] = *at_;
-      out["images"] = json::array({image_json(l, parsed.notation, *at_)});
+      const int64_t at = parse_int64(*at_);  // CLI11 would clamp an out-of-range integer silently
+      out["index"] = at;
+      out["images"] = json::array({image_json(l, parsed.notation, at)});
       emit(out, [&] {
-        std::cout << fmt::format("{} {} -> {}\n", *at_, coord_text(l, *at_), image_text(l, parsed.notation, *at_));
+        std::cout << fmt::format("{} {} -> {}\n", at, coord_text(l, at), image_text(l, parsed.notation, at));
       });
       return kOk;
     }
@@ -110,7 +111,7 @@ class EvalCommand : public Command {
 
   std::string layout_, notation_, preimage_;
   bool all_ = false, json_ = false;
-  std::optional<int64_t> at_;
+  std::optional<std::string> at_;
 };
 
 }  // namespace
