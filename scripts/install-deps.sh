@@ -12,6 +12,7 @@ packages=(
   help2man zsh  # man pages from --help; the zsh completion test (tests/packaging)
   shellcheck yamllint  # the CI examples' lint (tests/packaging/test_workflow.sh)
   debootstrap  # the clean Debian 12 root of the package test (scripts/test-deb.sh)
+  llvm-14-tools  # LLVM's FileCheck for the golden diagnostic tests (tests/golden)
 )
 
 missing=()
