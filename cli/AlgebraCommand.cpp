@@ -23,12 +23,13 @@ const std::vector<std::string> kOps = {"compose",         "complement",      "lo
                                        "raked_product",   "tile_to_shape",   "coalesce",       "filter_zeros",
                                        "filter",          "right_inverse",   "left_inverse",   "max_common_vector"};
 
-// `_8` (static) or `8` (dynamic); nullopt when the text is not an integer at all.
-std::optional<Int> parse_int_text(const std::string& text) {
+// `_8` (static) or `8` (dynamic); nullopt when the text is not an integer at all, InputError naming
+// `what` when it is one beyond 64 bits.
+std::optional<Int> parse_int_text(const std::string& text, const std::string& what) {
   static const std::regex kInt(R"(\s*(_?)(-?\d+)\s*)");
   std::smatch m;
   if (!std::regex_match(text, m, kInt)) return std::nullopt;
-  return Int{parse_int64(m[2].str()), !m[1].str().empty()};
+  return Int{parse_int_option(m[2].str(), what), !m[1].str().empty()};
 }
 
 std::optional<Swizzle> parse_swizzle_text(const std::string& text) {
@@ -60,7 +61,7 @@ CuteTiler tiler_operand(const std::string& text, const std::string& name) {
     }
   }
   if (std::regex_match(text, std::regex(R"(\s*_\s*)"))) return CuteTiler::underscore();
-  if (auto n = parse_int_text(text)) {
+  if (auto n = parse_int_text(text, "tiler extent")) {
     if (n->value < 1) throw InputError(fmt::format("tiler extent {} must be >= 1", n->value));
     return CuteTiler::of(CuteLayout::leaf(*n, Int{1, true}));
   }
@@ -73,7 +74,7 @@ std::vector<Int> parse_shape(const std::string& text) {
   if (open != std::string::npos && close != std::string::npos && close > open) inner = inner.substr(open + 1, close - open - 1);
   std::vector<Int> shape;
   for (const std::string& item : split_commas(inner)) {
-    auto v = parse_int_text(item);
+    auto v = parse_int_text(item, "target shape");
     if (!v) throw InputError(fmt::format("'{}' is not a flat shape like (_8,_16) or (8,16): '{}' is not an integer", text, item));
     if (v->value < 1) throw InputError(fmt::format("'{}': the extent {} must be at least 1", text, v->value));
     shape.push_back(*v);
@@ -168,7 +169,7 @@ class AlgebraCommand : public Command {
       need(1, 2);
       std::optional<Int> cotarget;
       if (args_.size() == 2) {
-        cotarget = parse_int_text(args_[1]);
+        cotarget = parse_int_text(args_[1], "cotarget");
         if (!cotarget) throw InputError(fmt::format("cotarget '{}' is not an integer like 64 or _64", args_[1]));
         if (cotarget->value < 1) throw InputError(fmt::format("cotarget {} must be at least 1", cotarget->value));
       }

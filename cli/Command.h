@@ -46,10 +46,6 @@ class InputError : public Error {
   explicit InputError(const std::string& what) : Error(what) {}
 };
 
-/// A decimal integer as a user writes it ("-12", "99"); throws InputError saying whether the text
-/// is not an integer or does not fit 64 bits (never a silently clamped value).
-int64_t parse_int64(const std::string& text);
-
 /// The comma-separated items of an option value, empty items kept ("a,,b" has three).
 std::vector<std::string> split_commas(const std::string& text);
 
@@ -65,7 +61,8 @@ std::string read_input(const std::string& path);
 /// The JSON document in `path` (at most kMaxInputBytes, kMaxJsonDepth levels), or InputError.
 nlohmann::json read_json_input(const std::string& path);
 
-/// A whole decimal integer, or InputError naming `what`.
+/// A whole decimal integer ("-12"), or InputError naming `what` and saying whether the text is not
+/// an integer or does not fit 64 bits (never a silently clamped value).
 int64_t parse_int_option(const std::string& text, const std::string& what);
 
 /// An axis as users write it in options: a name (`laneid`, `m`) or a basis (`@1@0`, innermost

@@ -24,17 +24,6 @@ std::unique_ptr<Command> make_bench_command();
 std::unique_ptr<Command> make_extract_command();
 std::unique_ptr<Command> make_completion_command();
 
-int64_t parse_int64(const std::string& text) {
-  int64_t value = 0;
-  const char* first = text.data();
-  const char* last = first + text.size();
-  const auto [end, ec] = std::from_chars(first, last, value);
-  if (ec == std::errc::result_out_of_range)
-    throw InputError(fmt::format("{} does not fit a 64-bit integer (at most {})", text, std::numeric_limits<int64_t>::max()));
-  if (ec != std::errc() || end != last || text.empty()) throw InputError(fmt::format("'{}' is not an integer", text));
-  return value;
-}
-
 std::vector<std::string> split_commas(const std::string& text) {
   std::vector<std::string> items;
   size_t start = 0;
@@ -73,15 +62,15 @@ nlohmann::json read_json_input(const std::string& path) {
 }
 
 int64_t parse_int_option(const std::string& text, const std::string& what) {
-  size_t used = 0;
-  int64_t v = 0;
-  try {
-    v = std::stoll(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size()) throw InputError(what + ": '" + text + "' is not an integer");
-  return v;
+  int64_t value = 0;
+  const char* first = text.data();
+  const char* last = first + text.size();
+  const auto [end, ec] = std::from_chars(first, last, value);
+  if (ec == std::errc::result_out_of_range)
+    throw InputError(fmt::format("{}: {} does not fit a 64-bit integer (at most {})", what, text,
+                                 std::numeric_limits<int64_t>::max()));
+  if (ec != std::errc() || end != last || text.empty()) throw InputError(fmt::format("{}: '{}' is not an integer", what, text));
+  return value;
 }
 
 Axis axis_option(const std::string& text, const std::string& what) {

@@ -25,6 +25,27 @@ std::string coord_text(const Layout& l, int64_t i) {
   return s + ")";
 }
 
+// `--at`: a 1-D index, or a coordinate "(r,c)" with one entry per mode, as eval prints them.
+int64_t index_option(const Layout& l, const std::string& text) {
+  const size_t open = text.find_first_not_of(" \t");
+  if (open == std::string::npos || text[open] != '(') return parse_int_option(text, "--at");
+  const size_t close = text.find_last_not_of(" \t");
+  if (text[close] != ')') throw InputError(fmt::format("--at '{}': a coordinate ends with ')'", text));
+  const std::vector<std::string> items = split_commas(text.substr(open + 1, close - open - 1));
+  const auto& modes = l.modes();
+  if (items.size() != modes.size())
+    throw InputError(fmt::format("--at '{}': {} entries, but the layout has {} modes", text, items.size(), modes.size()));
+  std::vector<int64_t> coord;
+  for (size_t k = 0; k < items.size(); ++k) {
+    const int64_t c = parse_int_option(items[k], "--at");
+    if (modes[k].extent == kUnknownExtent) throw InputError(fmt::format("--at '{}': mode {} has no extent", text, k));
+    if (c < 0 || c >= modes[k].extent)
+      throw InputError(fmt::format("--at '{}': entry {} of mode {} is outside [0, {})", text, c, k, modes[k].extent));
+    coord.push_back(c);
+  }
+  return l.index_of(coord);
+}
+
 // "m=3,laneid=1" or a single integer for scalar layouts.
 Point parse_point(const Layout& l, const std::string& text) {
   Point p(l.axes().size(), 0);
@@ -48,7 +69,7 @@ class EvalCommand : public Command {
     auto* sub = app.add_subcommand("eval", "Evaluate a layout exactly: the image of every 1-D index");
     sub->add_option("layout", layout_, "Layout in CuTe, TIRx or descriptor notation")->required();
     auto* all = sub->add_flag("--all", all_, "Every index of the domain (the default)");
-    auto* at = sub->add_option("--at", at_, "Only the 1-D index I");
+    auto* at = sub->add_option("--at", at_, "Only the 1-D index I, or the coordinate (r,c,...) with one entry per mode");
     all->excludes(at);
     sub->add_option("--preimage", preimage_, "Indices whose image is P (an offset, or AXIS=V,...)")->excludes(at);
     sub->add_option("--notation", notation_, "Force the input notation: cute, tirx or descriptor");
@@ -80,7 +101,7 @@ class EvalCommand : public Command {
       return kOk;
     }
     if (at_) {
-      const int64_t at = parse_int64(*at_);  // CLI11 would clamp an out-of-range integer silently
+      const int64_t at = index_option(l, *at_);  // parsed here: CLI11 would clamp an out-of-range integer silently
       out["index"] = at;
       out["images"] = json::array({image_json(l, parsed.notation, at)});
       emit(out, [&] {

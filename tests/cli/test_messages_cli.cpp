@@ -22,7 +22,7 @@ void check_error(const std::vector<std::string>& args, const std::string& messag
 
 TEST_CASE("messages: a cotarget beyond 64 bits, below 1 or not a number says which", "[cli][messages]") {
   check_error({"algebra", "complement", "(_4,_2):(_1,_4)", "99999999999999999999"},
-              "99999999999999999999 does not fit a 64-bit integer (at most 9223372036854775807)");
+              "cotarget: 99999999999999999999 does not fit a 64-bit integer (at most 9223372036854775807)");
   check_error({"algebra", "complement", "(_4,_2):(_1,_4)", "0"}, "cotarget 0 must be at least 1");
   check_error({"algebra", "complement", "(_4,_2):(_1,_4)", "x"}, "cotarget 'x' is not an integer like 64 or _64");
 }
@@ -44,8 +44,8 @@ TEST_CASE("messages: a target shape whose size overflows is not called 'not a fl
 
 TEST_CASE("messages: eval --at quotes the index as typed, never a clamped one", "[cli][messages]") {
   check_error({"eval", "(_4,_3):(_1,_4)", "--at", "99999999999999999999"},
-              "99999999999999999999 does not fit a 64-bit integer (at most 9223372036854775807)");
-  check_error({"eval", "(_4,_3):(_1,_4)", "--at", "abc"}, "'abc' is not an integer");
+              "--at: 99999999999999999999 does not fit a 64-bit integer (at most 9223372036854775807)");
+  check_error({"eval", "(_4,_3):(_1,_4)", "--at", "abc"}, "--at: 'abc' is not an integer");
   // In range: (1,1) of the colex 4x3 layout is 1 + 4*1 = 5.
   const auto r = run_layoutproof({"eval", "(_4,_3):(_1,_4)", "--at", "5", "--json"});
   REQUIRE(r.exit_code == 0);
@@ -59,4 +59,19 @@ TEST_CASE("messages: an undecided algebra verdict is neither legal nor illegal i
   const auto j = nlohmann::json::parse(r.out);
   CHECK(j["verdict"] == "unknown");
   CHECK(j["legal"].is_null());
+}
+
+TEST_CASE("eval --at takes a coordinate with one entry per mode", "[cli][messages]") {
+  // (_4,_3):(_4,_1): coordinate (r,c) is colex index r + 4c and lands on offset 4r + c.
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 3; ++c) {
+      const auto out = run_layoutproof({"eval", "(_4,_3):(_4,_1)", "--at", "(" + std::to_string(r) + "," + std::to_string(c) + ")", "--json"});
+      REQUIRE(out.exit_code == 0);
+      const auto j = nlohmann::json::parse(out.out);
+      CHECK(j["index"] == r + 4 * c);
+      CHECK(j["images"][0] == 4 * r + c);
+    }
+  check_error({"eval", "(_4,_3):(_4,_1)", "--at", "(4,0)"}, "--at '(4,0)': entry 4 of mode 0 is outside [0, 4)");
+  check_error({"eval", "(_4,_3):(_4,_1)", "--at", "(1,1,1)"}, "--at '(1,1,1)': 3 entries, but the layout has 2 modes");
+  check_error({"eval", "(_4,_3):(_4,_1)", "--at", "(1,x)"}, "--at: 'x' is not an integer");
 }
