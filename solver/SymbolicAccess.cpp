@@ -644,42 +644,43 @@ class Decider {
     return refuted(Engine::Z3, x, ev, bounds_summary(*l, w.offsets[static_cast<size_t>(*l)], w.addresses[static_cast<size_t>(*l)]));
   }
 
+  // Two lanes' accesses (at byte addresses ai, aj) meet on a bank: some word of one and some word
+  // of the other share a bank, and for instructions that broadcast, the words differ.
+  z3::expr words_clash(z3::context& ctx, const z3::expr& ai, const z3::expr& aj) const {
+    const unsigned word_shift = static_cast<unsigned>(__builtin_ctz(static_cast<unsigned>(a_.arch->bank_bytes)));
+    const uint64_t bank_mask = static_cast<uint64_t>(a_.arch->banks - 1);
+    const int words = std::max(1, a_.bytes / a_.arch->bank_bytes);
+    const z3::expr wi = z3::lshr(ai, ctx.bv_val(word_shift, 32)), wj = z3::lshr(aj, ctx.bv_val(word_shift, 32));
+    z3::expr clash = ctx.bool_val(false);
+    for (int x = 0; x < words; ++x)
+      for (int y = 0; y < words; ++y) {
+        const z3::expr u = wi + ctx.bv_val(x, 32), v = wj + ctx.bv_val(y, 32);
+        z3::expr same_bank = ((u ^ v) & ctx.bv_val(bank_mask, 32)) == ctx.bv_val(0, 32);
+        clash = clash || (a_.instr->broadcast ? (same_bank && u != v) : same_bank);
+      }
+    return clash;
+  }
+
   // Some phase has two active lanes whose words share a bank (different words for instructions
   // that broadcast, any two accesses for cp.async), with every active lane aligned and inside
   // shared memory (the other obligations cover those).
   z3::expr conflict_in(Z3Terms& T, z3::context& ctx, bool merged) {
-    const hw::SmemInstr& in = *a_.instr;
-    const unsigned word_shift = static_cast<unsigned>(__builtin_ctz(static_cast<unsigned>(a_.arch->bank_bytes)));
-    const uint64_t bank_mask = static_cast<uint64_t>(a_.arch->banks - 1);
-    const int words = std::max(1, a_.bytes / a_.arch->bank_bytes);
     z3::expr any = ctx.bool_val(false);
-    for (const std::vector<int>& phase : hw::phase_lanes(in, merged))
+    for (const std::vector<int>& phase : hw::phase_lanes(*a_.instr, merged))
       for (size_t i = 0; i < phase.size(); ++i)
         for (size_t j = i + 1; j < phase.size(); ++j) {
           const int li = phase[i], lj = phase[j];
           if (li >= a_.address_lanes || lj >= a_.address_lanes) continue;
-          const z3::expr wi = z3::lshr(T.at(a_.address, li), ctx.bv_val(word_shift, 32));
-          const z3::expr wj = z3::lshr(T.at(a_.address, lj), ctx.bv_val(word_shift, 32));
-          z3::expr clash = ctx.bool_val(false);
-          for (int x = 0; x < words; ++x)
-            for (int y = 0; y < words; ++y) {
-              const z3::expr u = wi + ctx.bv_val(x, 32), v = wj + ctx.bv_val(y, 32);
-              z3::expr same_bank = ((u ^ v) & ctx.bv_val(bank_mask, 32)) == ctx.bv_val(0, 32);
-              clash = clash || (in.broadcast ? (same_bank && u != v) : same_bank);
-            }
-          any = any || (T.holds(a_.active, li) && T.holds(a_.active, lj) && clash);
+          any = any || (T.holds(a_.active, li) && T.holds(a_.active, lj) &&
+                        words_clash(ctx, T.at(a_.address, li), T.at(a_.address, lj)));
         }
     return any;
   }
 
   // Two symbolic lanes of one phase that clash: the query for instructions that never merge.
   z3::expr pair_conflict(Z3Terms& T, z3::context& ctx) {
-    const hw::SmemInstr& in = *a_.instr;
-    const auto phases = hw::phase_lanes(in, false);
+    const auto phases = hw::phase_lanes(*a_.instr, false);
     const unsigned per_phase_log2 = static_cast<unsigned>(__builtin_ctz(static_cast<unsigned>(phases.front().size())));
-    const unsigned word_shift = static_cast<unsigned>(__builtin_ctz(static_cast<unsigned>(a_.arch->bank_bytes)));
-    const uint64_t bank_mask = static_cast<uint64_t>(a_.arch->banks - 1);
-    const int words = std::max(1, a_.bytes / a_.arch->bank_bytes);
     const int li = Z3Terms::symbolic(0), lj = Z3Terms::symbolic(1);
     const z3::expr i = T.lane_var(0), j = T.lane_var(1);
     const z3::expr n = ctx.bv_val(a_.address_lanes, 32);
@@ -688,16 +689,7 @@ class Decider {
     for (const auto& [l, ai] : {std::pair{li, T.at(a_.address, li)}, std::pair{lj, T.at(a_.address, lj)}})
       c = c && T.holds(a_.active, l) && z3::urem(ai, ctx.bv_val(a_.bytes, 32)) == ctx.bv_val(0, 32) &&
           z3::ule(ai, ctx.bv_val(static_cast<uint64_t>(a_.arch->max_smem_bytes_per_block - a_.bytes), 32));
-    const z3::expr wi = z3::lshr(T.at(a_.address, li), ctx.bv_val(word_shift, 32));
-    const z3::expr wj = z3::lshr(T.at(a_.address, lj), ctx.bv_val(word_shift, 32));
-    z3::expr clash = ctx.bool_val(false);
-    for (int x = 0; x < words; ++x)
-      for (int y = 0; y < words; ++y) {
-        const z3::expr u = wi + ctx.bv_val(x, 32), v = wj + ctx.bv_val(y, 32);
-        z3::expr same_bank = ((u ^ v) & ctx.bv_val(bank_mask, 32)) == ctx.bv_val(0, 32);
-        clash = clash || (in.broadcast ? (same_bank && u != v) : same_bank);
-      }
-    return c && clash;
+    return c && words_clash(ctx, T.at(a_.address, li), T.at(a_.address, lj));
   }
 
   SymbolicProperty z3_conflicts() {
