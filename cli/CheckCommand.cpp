@@ -109,7 +109,7 @@ class CheckCommand : public Command {
     const std::string text = report::render_report(*report::parse_format(format_), run);
     if (!report_dir_.empty()) {
       try {
-        report::write_report_dir(report::parse_findings_doc(report::json_report(run), "findings"), report_dir_);
+        report::write_report_dir(report::findings_doc(run), report_dir_);
       } catch (const report::ReportInputError& e) {
         throw InputError(e.what());
       }

@@ -200,7 +200,7 @@ class ProveCommand : public Command {
                                {"ideal", w.ideal}};
     } else if (r.access) {
       json cx = {{"issue", r.access->issue}, {"base", r.access->base}, {"reason", r.access->what}};
-      if (r.access->lane >= 0) cx["lane"] = r.access->lane;
+      if (r.access->lane) cx["lane"] = *r.access->lane;
       if (!r.access->coord.empty()) cx["coordinate"] = r.access->coord;
       out["counterexample"] = cx;
     }

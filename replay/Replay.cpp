@@ -6,6 +6,7 @@
 #include <regex>
 
 #include "replay/Programs.h"
+#include "rules/Counterexample.h"
 
 namespace lp::replay {
 
@@ -83,14 +84,54 @@ std::optional<Outcome> parse_outcome(std::string_view output) {
 
 namespace {
 
-std::string why_no_replay(const std::string& rule) {
-  if (rule == "LP003") return "layout algebra: the witness is arithmetic on the host, nothing for a GPU to show";
-  if (rule == "LP005") return "swizzle mismatch between a layout and a TMA/descriptor mode: no per-lane access to replay";
-  if (rule == "LP006") return "byte-vs-element swizzle spelling: a naming finding, no access to replay";
-  if (rule == "LP007") return "base alignment: depends on the allocation, not on an access a warp makes";
-  if (rule == "LP008") return "TMA box limits: the driver rejects the descriptor; no shared-memory access to replay";
-  return "no GPU replay exists for rule " + rule;
+// A finding's field, or `fallback` where it is absent or null (findings without a location).
+template <class T>
+T field_or(const json& f, const char* key, T fallback) {
+  auto it = f.find(key);
+  if (it == f.end() || it->is_null()) return fallback;
+  try {
+    return it->get<T>();
+  } catch (const json::exception&) {
+    throw ReplayError(fmt::format("the finding's \"{}\" has the wrong type", key));
+  }
 }
+
+// The program of each kind of counterexample a GPU can show, or why there is none.
+struct ProgramFor {
+  const FindingSite& site;
+  Replay& replay;
+
+  void operator()(const rules::BankConflictCex& c) const {
+    replay.source = bank_program(site, c);
+    replay.profiled = true;
+    if (hw::smem_instr(c.instruction).min_sm >= 90) replay.min_sm = 90;
+  }
+  void operator()(const rules::AsyncSectorCex& c) const { replay.source = async_sector_program(site, c); }
+  void operator()(const rules::InjectivityCex& c) const { replay.source = injectivity_program(site, c); }
+  void operator()(const rules::CoverageCex& c) const { replay.source = coverage_program(site, c); }
+  void operator()(std::monostate) const { replay.why_not = "no counterexample to replay"; }
+  void operator()(const rules::AccessErrorCex&) const {
+    replay.why_not = "an access outside the buffer or misaligned: the hardware faults or reads elsewhere, nothing to count";
+  }
+  void operator()(const rules::AlgebraCex&) const {
+    replay.why_not = "layout algebra: the witness is arithmetic on the host, nothing for a GPU to show";
+  }
+  void operator()(const rules::SwizzleMismatchCex&) const {
+    replay.why_not = "swizzle mismatch between a layout and a TMA/descriptor mode: no per-lane access to replay";
+  }
+  void operator()(const rules::ByteSwizzleCex&) const {
+    replay.why_not = "byte-vs-element swizzle spelling: a naming finding, no access to replay";
+  }
+  void operator()(const rules::BaseAlignmentCex&) const {
+    replay.why_not = "base alignment: depends on the allocation, not on an access a warp makes";
+  }
+  void operator()(const rules::TmaBoxCex&) const {
+    replay.why_not = "TMA box: a host-side tensor-map property, no shared-memory access of a warp to replay";
+  }
+  void operator()(const rules::CuteDriftCex&) const {
+    replay.why_not = "CuTe drift: two layouts compared on the host, nothing for a GPU to show";
+  }
+};
 
 }  // namespace
 
@@ -101,26 +142,18 @@ std::vector<Replay> generate_replays(const json& doc) {
   const json& findings = doc.at("findings");
   for (size_t k = 0; k < findings.size(); ++k) {
     const json& f = findings[k];
+    if (!f.is_object()) throw ReplayError(fmt::format("findings[{}] is not an object", k));
     Replay r;
     r.finding = k;
-    r.rule = f.value("rule", std::string("?"));
-    r.name = fmt::format("f{:02}_{}_line{}", k, r.rule, f.value("line", 0));
-    if (f.value("kind", std::string("violation")) != "violation" || !f.contains("counterexample")) {
-      r.why_not = "no counterexample to replay (" + f.value("kind", std::string("?")) + ")";
+    r.rule = field_or<std::string>(f, "rule", "?");
+    const FindingSite site{r.rule, field_or<std::string>(f, "file", "?"), field_or<std::string>(f, "message", ""),
+                           field_or<int64_t>(f, "line", 0), field_or<int64_t>(f, "column", 0)};
+    r.name = fmt::format("f{:02}_{}_line{}", k, r.rule, site.line);
+    if (const std::string kind = field_or<std::string>(f, "kind", "violation"); kind != "violation") {
+      r.why_not = "no counterexample to replay (" + kind + ")";
     } else {
       try {
-        if (r.rule == "LP002") {
-          r.source = bank_program(f);
-          if (hw::smem_instr(f.at("counterexample").at("instruction").get<std::string>()).min_sm >= 90) r.min_sm = 90;
-        } else if (r.rule == "LP009") {
-          r.source = async_sector_program(f);
-        } else if (r.rule == "LP001") {
-          r.source = injectivity_program(f);
-        } else if (r.rule == "LP004") {
-          r.source = coverage_program(f);
-        } else {
-          r.why_not = why_no_replay(r.rule);
-        }
+        std::visit(ProgramFor{site, r}, rules::counterexample_from_json(f.value("counterexample", json())));
       } catch (const std::exception& e) {
         r.why_not = std::string("cannot replay: ") + e.what();
       }
@@ -147,7 +180,7 @@ void write_replays(const std::vector<Replay>& replays, const json& doc, const st
   const json& findings = doc.at("findings");
   for (const Replay& r : replays) {
     const json& f = findings[r.finding];
-    std::string where = fmt::format("{}:{}", f.value("file", std::string("?")), f.value("line", 0));
+    std::string where = fmt::format("{}:{}", field_or<std::string>(f, "file", "?"), field_or<int64_t>(f, "line", 0));
     if (r.source.empty()) {
       index += fmt::format("- {} {} ({}): not replayed: {}\n", r.name, r.rule, where, r.why_not);
       continue;
@@ -157,7 +190,7 @@ void write_replays(const std::vector<Replay>& replays, const json& doc, const st
     cmake += fmt::format("add_executable({0} {0}.cu)\nset_target_properties({0} PROPERTIES CUDA_ARCHITECTURES \"{1}\")\n",
                          r.name, r.min_sm >= 90 ? "90a-real" : "80-real;90a-real");
     index += fmt::format("- {} {} ({}): replayed by {}.cu: {}\n", r.name, r.rule, where, r.name,
-                         f.value("message", std::string()));
+                         field_or<std::string>(f, "message", ""));
   }
   write("CMakeLists.txt", cmake);
   write("README.md", index);

@@ -22,6 +22,12 @@ class ReplayError : public std::runtime_error {
   explicit ReplayError(const std::string& what) : std::runtime_error(what) {}
 };
 
+/// Where a finding is, as a replay program's comment names it.
+struct FindingSite {
+  std::string rule, file, message;
+  int64_t line = 0, column = 0;
+};
+
 /// One finding's replay: a program (source non-empty) or the reason there is none.
 struct Replay {
   size_t finding = 0;   ///< index into the document's findings
@@ -30,6 +36,7 @@ struct Replay {
   std::string source;   ///< the .cu text; empty when not replayed
   std::string why_not;  ///< why there is no program (source empty)
   int min_sm = 80;      ///< 90 for stmatrix: such programs build for sm_90a only
+  bool profiled = false;  ///< the program reruns itself under ncu (`--ncu PATH`), or times with `--clock64`
 };
 
 /// The replay of every finding of `doc` (the JSON of `layoutproof check --format json`).

@@ -82,7 +82,7 @@ int run_replays(const std::vector<Replay>& replays, const json& doc, const std::
     }
     // Bank-conflict programs get the ncu to rerun themselves under, or are told to time.
     std::vector<std::string> argv = {binary};
-    if (r.rule == "LP002") {
+    if (r.profiled) {
       if (ncu.empty()) argv.push_back("--clock64");
       else argv.insert(argv.end(), {"--ncu", ncu});
     }

@@ -21,20 +21,12 @@ bool BankView::in_worst_phase(int lane) const {
   return std::find(l.begin(), l.end(), lane) != l.end();
 }
 
-BankView bank_view(const nlohmann::json& ce) {
-  auto instr = ce.find("instruction");
-  auto addrs = ce.find("lane_addresses");
-  if (instr == ce.end() || !instr->is_string()) throw ReportInputError("the counterexample names no instruction");
-  if (addrs == ce.end() || !addrs->is_array() || addrs->size() != hw::kWarpLanes)
-    throw ReportInputError("the counterexample has no 32 lane_addresses");
+BankView bank_view(const rules::BankConflictCex& ce) {
+  if (ce.lane_addresses.size() != hw::kWarpLanes) throw ReportInputError("the counterexample has no address for each lane");
   BankView v;
-  for (const auto& a : *addrs) {
-    if (!a.is_number_integer()) throw ReportInputError("lane_addresses must be integers");
-    v.addresses.push_back(a.get<int64_t>());
-  }
-  auto arch = ce.find("arch");
-  v.arch = arch != ce.end() && arch->is_string() ? &hw::arch_by_name(arch->get<std::string>()) : &hw::default_arch();
-  v.instr = &hw::smem_instr(instr->get<std::string>());
+  v.addresses = ce.lane_addresses;
+  v.arch = &hw::arch_by_name(ce.arch);
+  v.instr = &hw::smem_instr(ce.instruction);
   v.cost = hw::smem_access_cost(*v.arch, *v.instr, v.addresses);
   for (size_t k = 1; k < v.cost.phases.size(); ++k)
     if (v.cost.phases[k].wavefronts > v.cost.phases[v.worst].wavefronts) v.worst = k;

@@ -2,10 +2,10 @@
 // The worst phase of a bank-conflict counterexample (LP002), recomputed from its 32 lane addresses
 // with the hardware model rather than trusted from the finding, so the picture shows what the
 // model says about exactly those addresses.
-#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "hw/BankModel.h"
+#include "rules/Counterexample.h"
 
 namespace lp::report {
 
@@ -23,8 +23,8 @@ struct BankView {
   bool in_worst_phase(int lane) const;
 };
 
-/// Needs "instruction" and "lane_addresses" (32 integers); "arch" defaults to sm_90. Throws
-/// ReportInputError for missing or mistyped fields, lp::hw::HwError for what the model rejects.
-BankView bank_view(const nlohmann::json& counterexample);
+/// Throws ReportInputError without one address per lane, lp::hw::HwError for an instruction or
+/// architecture the model does not know.
+BankView bank_view(const rules::BankConflictCex& counterexample);
 
 }  // namespace lp::report

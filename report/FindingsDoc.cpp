@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "report/Common.h"
+
 namespace lp::report {
 
 namespace {
@@ -94,11 +96,36 @@ FindingsDoc parse_findings_doc(std::string_view text, const std::string& name) {
                            str_field(nj, "message", nw)});
       }
     }
-    if (auto c = f.find("counterexample"); c != f.end() && !c->is_null()) {
-      if (!c->is_object()) throw ReportInputError(where + ": \"counterexample\" must be an object");
-      d.counterexample = *c;
+    if (auto c = f.find("counterexample"); c != f.end()) {
+      try {
+        d.counterexample = rules::counterexample_from_json(*c);
+      } catch (const rules::CounterexampleError& e) {
+        throw ReportInputError(where + ": " + e.what());
+      }
     }
     if (auto r = f.find("replay"); r != f.end() && !r->is_null()) d.replay = replay_of(*r, where + ".replay");
+    doc.findings.push_back(std::move(d));
+  }
+  return doc;
+}
+
+FindingsDoc findings_doc(const rules::CheckRun& run) {
+  FindingsDoc doc;
+  for (const rules::Finding* f : sorted_findings(run.findings)) {
+    DocFinding d;
+    d.rule = f->rule_id;
+    d.severity = severity_name(f->severity);
+    d.kind = kind_name(f->kind);
+    const Position p = position_of(f->loc);
+    d.file = p.file;
+    d.line = static_cast<int64_t>(p.line);
+    d.column = static_cast<int64_t>(p.column);
+    d.message = f->message;
+    for (const Note& n : f->notes) {
+      const Position np = position_of(n.loc);
+      d.notes.push_back({np.file, static_cast<int64_t>(np.line), static_cast<int64_t>(np.column), n.message});
+    }
+    d.counterexample = f->counterexample;
     doc.findings.push_back(std::move(d));
   }
   return doc;

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "rules/Finding.h"
+
 namespace lp::report {
 
 /// Malformed findings JSON; the message names the input and the offending place.
@@ -38,7 +40,7 @@ struct DocFinding {
   std::string rule, severity, kind, file, message;
   int64_t line = 0, column = 0;
   std::vector<DocNote> notes;
-  nlohmann::json counterexample;  ///< an object, or null when the finding has none
+  rules::Counterexample counterexample;
   std::optional<DocReplay> replay;  ///< only in findings that went through `replay --run`
 };
 
@@ -51,5 +53,7 @@ struct FindingsDoc {
 
 /// Parses `text` (named `name` in errors). Throws ReportInputError.
 FindingsDoc parse_findings_doc(std::string_view text, const std::string& name);
+/// The findings of `run` as the JSON report lists them (sorted), without a round trip through text.
+FindingsDoc findings_doc(const rules::CheckRun& run);
 
 }  // namespace lp::report

@@ -1,6 +1,7 @@
 #include "report/HtmlReport.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <functional>
@@ -170,25 +171,14 @@ std::string join_ints(const std::vector<int64_t>& v, size_t limit = 64) {
   return s;
 }
 
-const json* field(const json& ce, const char* key) {
-  auto it = ce.find(key);
-  return it == ce.end() || it->is_null() ? nullptr : &*it;
-}
-
-std::string str_of(const json& ce, const char* key) {
-  const json* j = field(ce, key);
-  return j == nullptr ? "" : j->is_string() ? j->get<std::string>() : j->dump();
-}
-
 // ---- LP002: lane x bank grid of the worst phase, and the tile the lanes touch ----
 
-std::string bank_picture(const json& ce) {
+std::string picture_of(const rules::BankConflictCex& ce) {
   const BankView v = bank_view(ce);
   const hw::PhaseCost& ph = v.phase();
   std::vector<int> pair;
-  if (const json* l = field(ce, "lanes"); l && l->is_array())
-    for (const auto& x : *l)
-      if (x.is_number_integer()) pair.push_back(x.get<int>());
+  if (ce.lanes)
+    for (int64_t x : *ce.lanes) pair.push_back(static_cast<int>(x));
   auto in = [](const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); };
   std::string s;
   s += fmt::format(R"(<h3>Lanes &times; banks, phase {} of {}</h3><p class="caption"><code>{}</code> on {}: {} wavefronts where {} are ideal. )"
@@ -236,21 +226,21 @@ std::string bank_picture(const json& ce) {
   s += "</table>\n";
 
   // The tile: which elements the phase's lanes touch, the colliding ones in red.
-  const std::string text = str_of(ce, "smem_layout");
+  const std::string& text = ce.smem_layout;
   if (text.empty()) return s;
   s += fmt::format("<h3>The tile <code>{}</code></h3>", html_escape(text));
   std::string why;
   auto tile = tile_of(text, why);
-  std::optional<int> bits = hw::element_bits(str_of(ce, "dtype"));
+  std::optional<int> bits = hw::element_bits(ce.dtype);
   if (tile && (!tile->layout.is_scalar() || !bits)) {
     why = bits ? "the layout is not a plain offset layout" : "the element type is unknown";
     tile.reset();
   }
   if (!tile) return s + fmt::format(R"(<p class="caption">Tile not drawn: {}.</p>)", html_escape(why));
-  const int64_t eb = *bits / 8, base = field(ce, "base") && ce["base"].is_number_integer() ? ce["base"].get<int64_t>() : 0;
+  const int64_t eb = *bits / 8, base = ce.base;
   s += fmt::format(R"(<p class="caption">Each cell is one {} element; a cell is coloured when a lane of phase {} {} it, labelled with the lane. )"
                    R"(Addresses: base {} + {} &times; element offset.</p>)",
-                   html_escape(str_of(ce, "dtype")), v.worst, load ? "reads" : "writes", base, eb);
+                   html_escape(ce.dtype), v.worst, load ? "reads" : "writes", base, eb);
   s += cap_note(*tile);
   GridSpec t;
   t.rows = std::min(tile->rows(), kMaxGridSide);
@@ -280,13 +270,10 @@ std::string bank_picture(const json& ce) {
 
 // ---- LP001: the tile with the two elements that share a place ----
 
-std::string injectivity_picture(const json& ce) {
-  const std::string text = str_of(ce, "layout");
-  const json* idx = field(ce, "indices");
-  if (text.empty() || !idx || !idx->is_array() || idx->size() != 2 || !(*idx)[0].is_number_integer() ||
-      !(*idx)[1].is_number_integer())
-    return {};
-  const int64_t a = (*idx)[0].get<int64_t>(), b = (*idx)[1].get<int64_t>();
+std::string picture_of(const rules::InjectivityCex& ce) {
+  const std::string& text = ce.layout;
+  if (text.empty()) return {};
+  const int64_t a = ce.indices[0], b = ce.indices[1];
   std::string why;
   auto tile = tile_of(text, why);
   std::string s = fmt::format("<h3>The tile <code>{}</code></h3>", html_escape(text));
@@ -303,7 +290,7 @@ std::string injectivity_picture(const json& ce) {
   const auto [ar, ac] = tile->coord(a);
   const auto [br, bc] = tile->coord(b);
   s += fmt::format(R"(<p class="caption">Elements {} at ({},{}) and {} at ({},{}) both land on <b>{}</b> = {}.{}</p>)", a, ar, ac, b,
-                   br, bc, html_escape(str_of(ce, "axes")), html_escape(str_of(ce, "image")),
+                   br, bc, html_escape(fmt::format("({})", fmt::join(ce.axes, ","))), html_escape(point_text(ce.image)),
                    counted ? " Orange cells share their place with some other element too." : "");
   s += cap_note(*tile);
   GridSpec g;
@@ -334,28 +321,16 @@ std::string injectivity_picture(const json& ce) {
 
 // ---- LP004: the target set with the uncovered coordinates ----
 
-std::string coverage_picture(const json& ce) {
-  const json* target = field(ce, "target");
-  if (!target || !target->is_array() || target->empty() || target->size() > 2) return {};
-  struct Range { std::string axis; int64_t lo, hi; };
-  std::vector<Range> axes;
-  for (const auto& t : *target) {
-    if (!t.is_object() || !t.contains("lo") || !t.contains("hi") || !t["lo"].is_number_integer() || !t["hi"].is_number_integer())
-      return {};
-    axes.push_back({t.value("axis", std::string("?")), t["lo"].get<int64_t>(), t["hi"].get<int64_t>()});
-    if (axes.back().hi < axes.back().lo) return {};
-  }
-  // Uncovered points as tuples over the target axes (a 1-axis target lists plain integers).
-  std::vector<Point> missing;
-  if (const json* u = field(ce, "uncovered"); u && u->is_array())
-    for (const auto& p : *u) {
-      if (p.is_number_integer()) missing.push_back({p.get<int64_t>()});
-      else if (p.is_array() && p.size() == axes.size() && std::all_of(p.begin(), p.end(), [](const json& x) { return x.is_number_integer(); }))
-        missing.push_back(p.get<Point>());
-    }
+std::string picture_of(const rules::CoverageCex& ce) {
+  const std::vector<rules::CoverageCex::Range>& axes = ce.target;
+  if (axes.empty() || axes.size() > 2 || ce.uncovered.size() != axes.size()) return {};
+  for (const auto& r : axes)
+    if (r.hi < r.lo) return {};
+  const std::vector<Point> missing{ce.uncovered};
   // Covered points, recomputed from the layout when it is small enough to enumerate.
   std::set<Point> covered;
-  std::string text = str_of(ce, "layout"), note;
+  const std::string& text = ce.layout;
+  std::string note;
   try {
     Layout l = parse_layout_text(text, "layout").layout;
     std::vector<size_t> at;
@@ -396,7 +371,7 @@ std::string coverage_picture(const json& ce) {
   }
   const int64_t unreached = note.empty() ? n0 * n1 - in_target : static_cast<int64_t>(missing.size());
   s += fmt::format(R"(<p class="caption">{} of {} points are not reached by <code>{}</code> (the finding names {}).{}</p>)", unreached,
-                   n0 * n1, html_escape(text), html_escape(str_of(ce, "uncovered")), html_escape(note));
+                   n0 * n1, html_escape(text), html_escape(point_text(ce.uncovered)), html_escape(note));
   if (rows > kMaxGridSide || cols > kMaxGridSide)
     s += fmt::format(R"(<p class="caption warn">The target is {}&times;{}; only the first {}&times;{} cells are drawn.</p>)", rows, cols,
                      std::min(rows, kMaxGridSide), std::min(cols, kMaxGridSide));
@@ -424,10 +399,9 @@ std::string coverage_picture(const json& ce) {
 
 // ---- LP003: the witness point ----
 
-std::string witness_picture(const json& ce) {
-  if (!field(ce, "expected") || !field(ce, "actual")) return {};
-  const std::string idx = str_of(ce, "index"), coord = str_of(ce, "coordinate");
-  const std::string exp = str_of(ce, "expected"), act = str_of(ce, "actual"), res = str_of(ce, "result");
+std::string picture_of(const rules::AlgebraCex& ce) {
+  const std::string idx = ce.index ? std::to_string(*ce.index) : "", &coord = ce.coordinate;
+  const std::string &exp = ce.expected, &act = ce.actual, &res = ce.result;
   std::string s = "<h3>Witness point</h3>";
   s += R"(<svg xmlns="http://www.w3.org/2000/svg" width="760" height="150" role="img" aria-label="witness">)"
        R"(<defs><marker id="ar" markerWidth="8" markerHeight="8" refX="7" refY="4" orient="auto"><path d="M0,0 L8,4 L0,8 z" fill="#555"/></marker></defs>)";
@@ -448,18 +422,22 @@ std::string witness_picture(const json& ce) {
                          html_escape(exp), html_escape(act));
 }
 
+// Counterexamples without a picture: their fields are listed in the section's table.
+template <class Cex>
+std::string picture_of(const Cex&) {
+  return {};
+}
+
 std::string picture(const DocFinding& f) {
-  if (f.counterexample.is_null()) return {};
   try {
-    if (f.rule == "LP002") return bank_picture(f.counterexample);
-    if (f.rule == "LP001") return injectivity_picture(f.counterexample);
-    if (f.rule == "LP004") return coverage_picture(f.counterexample);
-    if (f.rule == "LP003") return witness_picture(f.counterexample);
+    return std::visit([](const auto& ce) -> std::string {
+      if constexpr (std::is_same_v<std::decay_t<decltype(ce)>, std::monostate>) return {};
+      else return picture_of(ce);
+    }, f.counterexample);
   } catch (const std::exception& e) {
     // A counterexample the model rejects still gets its section; say why it has no picture.
     return fmt::format(R"(<p class="caption warn">No picture: {}</p>)", html_escape(e.what()));
   }
-  return {};
 }
 
 std::string location(const std::string& file, int64_t line, int64_t column) {
@@ -516,9 +494,9 @@ std::string render_html_report(const FindingsDoc& doc) {
       s += fmt::format(R"(<p class="replay {}"><b>GPU replay:</b> {}</p>)",
                        f.replay->agrees == std::optional<bool>(false) ? "warn" : "", html_escape(replay_text(*f.replay)));
     s += picture(f);
-    if (f.counterexample.is_object() && !f.counterexample.empty()) {
+    if (const json fields = rules::to_json(f.counterexample); fields.is_object()) {
       s += "<details><summary>Counterexample fields</summary><table class=\"ce\">";
-      for (auto it = f.counterexample.begin(); it != f.counterexample.end(); ++it)
+      for (auto it = fields.begin(); it != fields.end(); ++it)
         s += fmt::format("<tr><th>{}</th><td class=\"mono\">{}</td></tr>", html_escape(it.key()),
                          html_escape(it->is_string() ? it->get<std::string>() : it->dump()));
       s += "</table></details>";

@@ -49,7 +49,7 @@ ojson json_report_value(const CheckRun& run) {
     j["message"] = f->message;
     j["notes"] = ojson::array();
     for (const Note& n : f->notes) j["notes"].push_back(located_message(n.loc, n.message));
-    j["counterexample"] = ojson(f->counterexample);
+    j["counterexample"] = ojson(rules::to_json(f->counterexample));
     j["trace"] = ojson::array();
     for (const TraceStep& t : f->trace) j["trace"].push_back(located_message(t.loc, t.message));
     j["fingerprint"] = f->fingerprint;

@@ -9,7 +9,7 @@
 
 namespace lp::report {
 
-inline constexpr int kJsonReportVersion = 1;
+inline constexpr int kJsonReportVersion = 2;
 
 nlohmann::ordered_json json_report_value(const CheckRun& run);
 

@@ -1,6 +1,7 @@
 #include "report/MarkdownReport.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <filesystem>
 #include <fstream>
@@ -33,30 +34,34 @@ std::string location(const std::string& file, int64_t line, int64_t column) {
   return s;
 }
 
-// The one-line gist of a counterexample, for the rules that have pictures in the HTML page.
+// The one-line gist of a counterexample, for the kinds that have pictures in the HTML page.
+std::string gist_of(const rules::BankConflictCex& ce) {
+  const BankView v = bank_view(ce);
+  return fmt::format("worst phase {} of {}: bank {} delivers {} distinct words to lanes {} ({} wavefronts in all, {} ideal)",
+                     v.worst, v.cost.phases.size(), v.phase().bank, v.phase().words.size(), fmt::join(v.colliding, ", "),
+                     v.cost.wavefronts, v.cost.ideal);
+}
+std::string gist_of(const rules::InjectivityCex& ce) {
+  return fmt::format("elements [{}] share the place [{}]", fmt::join(ce.indices, ","), fmt::join(ce.image, ","));
+}
+std::string gist_of(const rules::CoverageCex& ce) { return fmt::format("uncovered: [{}]", fmt::join(ce.uncovered, ",")); }
+std::string gist_of(const rules::AlgebraCex& ce) {
+  return fmt::format("at coordinate {}: expected {}, actual {}", ce.index ? ce.coordinate : "?", ce.expected, ce.actual);
+}
+template <class Cex>
+std::string gist_of(const Cex&) {
+  return {};
+}
+
 std::string gist(const DocFinding& f) {
-  const auto& ce = f.counterexample;
-  if (!ce.is_object()) return {};
   try {
-    if (f.rule == "LP002") {
-      const BankView v = bank_view(ce);
-      std::string lanes;
-      for (int l : v.colliding) lanes += (lanes.empty() ? "" : ", ") + std::to_string(l);
-      return fmt::format("worst phase {} of {}: bank {} delivers {} distinct words to lanes {} ({} wavefronts in all, {} ideal)",
-                         v.worst, v.cost.phases.size(), v.phase().bank, v.phase().words.size(), lanes, v.cost.wavefronts,
-                         v.cost.ideal);
-    }
-    if (f.rule == "LP001" && ce.contains("indices") && ce.contains("image"))
-      return "elements " + ce["indices"].dump() + " share the place " + ce["image"].dump();
-    if (f.rule == "LP004" && ce.contains("uncovered")) return "uncovered: " + ce["uncovered"].dump();
-    if (f.rule == "LP003" && ce.contains("expected") && ce.contains("actual"))
-      return fmt::format("at coordinate {}: expected {}, actual {}", ce.value("coordinate", std::string("?")),
-                         ce["expected"].is_string() ? ce["expected"].get<std::string>() : ce["expected"].dump(),
-                         ce["actual"].is_string() ? ce["actual"].get<std::string>() : ce["actual"].dump());
+    return std::visit([](const auto& ce) -> std::string {
+      if constexpr (std::is_same_v<std::decay_t<decltype(ce)>, std::monostate>) return {};
+      else return gist_of(ce);
+    }, f.counterexample);
   } catch (const std::exception& e) {
     return std::string("no picture: ") + e.what();
   }
-  return {};
 }
 
 }  // namespace

@@ -192,7 +192,7 @@ ojson sarif_report_value(const CheckRun& run, const SarifOptions& opt) {
       for (const TraceStep& s : f->trace) steps.push_back({{"location", location_with_message(s.loc, s.message)}});
       r["codeFlows"] = ojson::array({{{"threadFlows", ojson::array({{{"locations", std::move(steps)}}})}}});
     }
-    r["properties"] = {{"kind", kind_name(f->kind)}, {"counterexample", ojson(f->counterexample)}};
+    r["properties"] = {{"kind", kind_name(f->kind)}, {"counterexample", ojson(rules::to_json(f->counterexample))}};
     results.push_back(std::move(r));
   }
 

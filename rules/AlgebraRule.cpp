@@ -56,11 +56,7 @@ class AlgebraRule : public Rule {
         const std::string where =
             w->index ? fmt::format("at {} index {} (coordinate {}): ", w->domain, *w->index, w->coordinate) : "";
         add_note(f, fmt::format("{}{} = {} but {} = {}", where, w->expected_label, w->expected, w->actual_label, w->actual));
-        f.counterexample = {{"expected", w->expected}, {"actual", w->actual}, {"result", out->text.value_or("")}};
-        if (w->index) {
-          f.counterexample["index"] = *w->index;
-          f.counterexample["coordinate"] = w->coordinate;
-        }
+        f.counterexample = AlgebraCex{w->expected, w->actual, out->text.value_or(""), w->index, w->coordinate};
       }
       sink.report(s, std::move(f));
     }

@@ -88,18 +88,18 @@ class AsyncSectorRule : public Rule {
       add_note(f, std::string(hw::kBypassSplitMeasured));
       add_note(f, "fix: keep each 32-byte global sector in one 32-byte shared sector: pad rows by a multiple of 32 bytes, or "
                   "swizzle 16-byte chunks within 128-byte rows instead of padding");
-      f.counterexample = {{"instruction", std::string(acc->instr->name)},
-                          {"arch", std::string(arch.name)},
-                          {"issue", worst->issue},
-                          {"base", worst->base},
-                          {"lane_addresses", worst->addresses},
-                          {"sectors", w.sectors},
-                          {"ideal", w.ideal},
-                          {"lanes", w.split_lanes},
-                          {"shared_sectors", w.split_shared_sectors},
-                          {"smem_layout", buf->layout->text},
-                          {"lanes_layout", acc->lanes.text},
-                          {"dtype", buf->dtype->name}};
+      f.counterexample = AsyncSectorCex{std::string(acc->instr->name),
+                                        std::string(arch.name),
+                                        worst->issue,
+                                        worst->base,
+                                        worst->addresses,
+                                        w.sectors,
+                                        w.ideal,
+                                        {w.split_lanes.begin(), w.split_lanes.end()},
+                                        w.split_shared_sectors,
+                                        buf->layout->text,
+                                        acc->lanes.text,
+                                        buf->dtype->name};
       f.trace = {{buf->layout->loc, fmt::format("'{}' places its elements like this", buf->name.text)},
                  {acc->lanes.loc, fmt::format("lanes {} write one global sector across shared sectors {}", join_lanes(w.split_lanes),
                                               join(w.split_shared_sectors, " and "))}};

@@ -117,9 +117,14 @@ class BankConflictRule : public Rule {
       if (!first) return;
       const auto& w = *r.access;
       rules::Finding f = finding(acc.lanes.loc, fmt::format("{}: {}", what, w.what));
-      if (w.lane >= 0) add_note(f, fmt::format("lane {} of issued instruction {} (coordinate ({}))", w.lane, w.issue, join(w.coord)));
+      if (w.lane) add_note(f, fmt::format("lane {} of issued instruction {} (coordinate ({}))", *w.lane, w.issue, join(w.coord)));
       else add_note(f, fmt::format("issued instruction {} with the buffer at base offset {}", w.issue, w.base));
-      f.counterexample = {{"lane", w.lane}, {"issue", w.issue}, {"base", w.base}, {"reason", w.what}};
+      AccessErrorCex cex;
+      cex.lane = w.lane;
+      cex.issue = w.issue;
+      cex.base = w.base;
+      cex.reason = w.what;
+      f.counterexample = std::move(cex);
       f.trace = {{buf.layout->loc, fmt::format("'{}' is laid out like this", buf.name.text)},
                  {acc.lanes.loc, "the lanes address it like this"}};
       sink.report(owner, std::move(f));
@@ -148,14 +153,23 @@ class BankConflictRule : public Rule {
       add_note(f, fmt::format("with the buffer's base at offset {} (alignment {} bytes)", w.base, access.base_align()));
     // Everything a report or a GPU replay needs to redo the access: all 32 lane addresses of the
     // worst instruction, the instruction, the architecture, and the layouts as written.
-    f.counterexample = {{"lanes", {w.lane_a, w.lane_b}}, {"issue", w.issue},      {"coordinates", {w.coord_a, w.coord_b}},
-                        {"addresses", {w.address_a, w.address_b}},                 {"bank", w.bank},
-                        {"words", w.words}, {"wavefronts", w.wavefronts},        {"ideal", w.ideal},
-                        {"base", w.base},   {"instruction", std::string(acc.instr->name)},
-                        {"arch", std::string(access.arch().name)},
-                        {"lane_addresses", access.addresses(w.issue, w.base)},
-                        {"smem_layout", buf.layout->text},                        {"lanes_layout", acc.lanes.text},
-                        {"dtype", buf.dtype->name}};
+    BankConflictCex cex;
+    cex.issue = w.issue;
+    cex.base = w.base;
+    cex.bank = w.bank;
+    cex.words = w.words;
+    cex.wavefronts = w.wavefronts;
+    cex.ideal = w.ideal;
+    cex.instruction = acc.instr->name;
+    cex.arch = access.arch().name;
+    cex.lane_addresses = access.addresses(w.issue, w.base);
+    cex.lanes = {w.lane_a, w.lane_b};
+    cex.addresses = {w.address_a, w.address_b};
+    cex.coordinates = {w.coord_a, w.coord_b};
+    cex.smem_layout = buf.layout->text;
+    cex.lanes_layout = acc.lanes.text;
+    cex.dtype = buf.dtype->name;
+    f.counterexample = std::move(cex);
     f.trace = {{buf.layout->loc, fmt::format("'{}' places its elements like this", buf.name.text)},
                {acc.lanes.loc, fmt::format("lanes {} and {} address coordinates ({}) and ({})", w.lane_a, w.lane_b,
                                            join(w.coord_a), join(w.coord_b))},

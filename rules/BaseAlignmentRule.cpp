@@ -56,7 +56,7 @@ class BaseAlignmentRule : public Rule {
           buf->align ? buf->align->loc : buf->name.loc,
           buf->align ? fmt::format("'{}' is aligned to {} bytes, but {}", buf->name.text, buf->align->value, why)
                      : fmt::format("'{}' declares no alignment, but {}: declare `align {}`", buf->name.text, why, need));
-      f.counterexample = {{"buffer", buf->name.text}, {"align", buf->align ? buf->align->value : 0}, {"required", need}};
+      f.counterexample = BaseAlignmentCex{buf->name.text, buf->align ? std::optional<int64_t>(buf->align->value) : std::nullopt, need};
       f.trace = {{why_loc, why}, {s.loc, fmt::format("'{}' is declared here", buf->name.text)}};
       sink.report(s, std::move(f));
     }

@@ -39,8 +39,7 @@ class ByteSwizzleOnElementsRule : public Rule {
         add_note(f, fmt::format("if the swizzle is meant to act on byte addresses (TMA, GMMA), write "
                                 "`Sw<{},4,3> o smem_ptr[{}b](unset) o ...`; if it is meant for elements, write Sw<{},{},3>",
                                 sw.bits(), buf->dtype->bits, sw.bits(), 4 - shift));
-        f.counterexample = {{"buffer", buf->name.text}, {"swizzle", fmt::format("Sw<{},4,3>", sw.bits())},
-                            {"dtype", buf->dtype->name}};
+        f.counterexample = ByteSwizzleCex{buf->name.text, fmt::format("Sw<{},4,3>", sw.bits()), buf->dtype->name};
         sink.report(s, std::move(f));
       }
     }

@@ -64,12 +64,13 @@ class CoverageRule : public Rule {
           ps += fmt::format("{}{}={}", i ? ", " : "", named->params.specs[i].name, r.witness->params[i]);
         add_note(f, "with " + ps);
       }
-      json target_json = json::array();
-      for (const annotate::AxisRangeExpr& rg : e->ranges) target_json.push_back({{"axis", rg.axis.text}, {"lo", rg.lo.value}, {"hi", rg.hi.value}});
-      f.counterexample = {{"uncovered", r.witness->uncovered}, {"params", r.witness->params}, {"target", target_json},
-                          {"layout", ctx.graph.buffer(e->subject.text) && ctx.graph.buffer(e->subject.text)->layout
-                                         ? ctx.graph.buffer(e->subject.text)->layout->text
-                                         : std::string()}};
+      CoverageCex cex;
+      cex.uncovered = r.witness->uncovered;
+      cex.params = r.witness->params;
+      for (const annotate::AxisRangeExpr& rg : e->ranges) cex.target.push_back({rg.axis.text, rg.lo.value, rg.hi.value});
+      const annotate::BufferDecl* buf = ctx.graph.buffer(e->subject.text);
+      cex.layout = buf && buf->layout ? buf->layout->text : std::string();
+      f.counterexample = std::move(cex);
       f.trace = {{named->loc, "the layout and its replicas"}, {s.loc, "the target that must be covered"}};
       sink.report(s, std::move(f));
     }

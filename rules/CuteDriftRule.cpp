@@ -92,12 +92,10 @@ class CuteDriftRule : public Rule {
                                                             : fmt::format("'{}' is not the CuTe expression \"{}\": {}",
                                                                           b.name.text, expr, *base_problem));
     add_note(f, fmt::format("CuTe's \"{}\" is {} ({})", expr, def.text, where(def.loc)));
+    CuteDriftCex cex{def.text, b.layout->text, std::nullopt};
     if (c.difference && c.difference->index)
-      f.counterexample = {{"coordinate", c.difference->coord}, {"index", *c.difference->index},
-                          {"annotation_offset", c.difference->ours}, {"cute_offset", c.difference->theirs},
-                          {"cute_layout", def.text}, {"annotation_layout", b.layout->text}};
-    else
-      f.counterexample = {{"cute_layout", def.text}, {"annotation_layout", b.layout->text}};
+      cex.difference = CuteDriftCex::Difference{c.difference->coord, *c.difference->index, c.difference->ours, c.difference->theirs};
+    f.counterexample = std::move(cex);
     f.trace = {{b.layout->loc, fmt::format("'{}' is annotated like this", b.name.text)},
                {{}, fmt::format("the probe computed \"{}\" from the CuTe types at {}", expr, where(def.loc))}};
     sink.report(s, std::move(f));

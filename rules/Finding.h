@@ -4,13 +4,13 @@
 // lp_findings, so report/ and replay/ depend on it without linking the rules); nothing downstream
 // re-derives a verdict.
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "analyzer/diag/Diagnostic.h"
 #include "analyzer/support/BuildInfo.h"
+#include "rules/Counterexample.h"
 
 namespace lp::rules {
 
@@ -48,7 +48,7 @@ struct Finding {
   SourceLoc loc;                  ///< the annotation the finding is about
   std::string message;            ///< one line, no trailing period
   std::vector<Note> notes;        ///< the counterexample in words (lanes, addresses, banks, ...)
-  nlohmann::json counterexample;  ///< the same, structured (as `prove --json` prints it); null if none
+  Counterexample counterexample;  ///< the same, typed (rules/Counterexample.h); monostate if none
   std::vector<TraceStep> trace;   ///< where the pieces of the counterexample come from
   /// Stable identity for baselines: independent of line numbers, so a finding moved by an edit
   /// above it stays baselined (rule id + file + the annotation's normalised text).

@@ -98,13 +98,13 @@ class InjectivityRule : public Rule {
     if (std::holds_alternative<annotate::ExpectStmt>(s.body)) add_note(f, "the expectation is here", s.loc);
     std::vector<std::string> axes;
     for (const Axis& a : inst.axes()) axes.push_back(a.spelling());
-    f.counterexample = {{"indices", {w.index_a, w.index_b}},
-                        {"coordinates", {inst.split(w.index_a), inst.split(w.index_b)}},
-                        {"image", w.image},
-                        {"axes", axes},
-                        {"params", w.params},
-                        {"layout", print_cute_or_tirx(inst)},
-                        {"size", inst.size()}};
+    f.counterexample = InjectivityCex{{w.index_a, w.index_b},
+                                      {inst.split(w.index_a), inst.split(w.index_b)},
+                                      w.image,
+                                      axes,
+                                      w.params,
+                                      print_cute_or_tirx(inst),
+                                      inst.size()};
     const std::string origin = ctx.algebra.step(name) ? fmt::format("'{}' is computed here", name)
                                                       : fmt::format("'{}' is declared with this layout", name);
     f.trace = {{named.loc, origin},

@@ -317,18 +317,16 @@ class PtxReporter {
     uniform_note(f, w);
     if (w.active != hw::kAllLanes) add_note(f, "active lanes: " + mask_text(w.active));
     for (const Note& n : at.notes) f.notes.push_back(n);
-    f.counterexample = {{"lane", w.lane ? nlohmann::json(*w.lane) : nlohmann::json()}, {"issue", 0},
-                        {"base", 0},               {"reason", p.reason},
-                        {"lane_addresses", w.addresses}, {"kernel", kernel_},
-                        {"ptx_line", at.ptx_line}, {"uniforms", uniforms_json(w)}};
+    AccessErrorCex cex;
+    if (w.lane) cex.lane = *w.lane;
+    cex.reason = p.reason;
+    cex.lane_addresses = w.addresses;
+    cex.ptx = origin(at, w);
+    f.counterexample = std::move(cex);
     bank_.report_at(at.loc, std::move(f), Severity::Error);
   }
 
-  nlohmann::json uniforms_json(const SymbolicWitness& w) {
-    nlohmann::json u = nlohmann::json::object();
-    for (const auto& [name, value] : w.uniforms) u[name] = value;
-    return u;
-  }
+  PtxOrigin origin(const Placed& at, const SymbolicWitness& w) const { return PtxOrigin{kernel_, at.ptx_line, w.uniforms}; }
 
   void conflict(const ptx::Site& s, const Placed& at, const std::string& what, const hw::SmemInstr& instr,
                 const SymbolicProperty& p) {
@@ -351,31 +349,24 @@ class PtxReporter {
     if (w.active != hw::kAllLanes) add_note(f, "active lanes: " + mask_text(w.active));
     if (!arch_note_.empty()) add_note(f, arch_note_);
     for (const Note& n : at.notes) f.notes.push_back(n);
-    // The keys of the annotated LP002 counterexample (rules/BankConflictRule.cpp), so reports and
-    // `layoutproof replay` treat both alike; the layouts are empty (none was written).
-    f.counterexample = {{"issue", 0},
-                        {"bank", w.bank},
-                        {"words", w.words},
-                        {"wavefronts", w.wavefronts},
-                        {"ideal", w.ideal},
-                        {"base", 0},
-                        {"instruction", std::string(instr.name)},
-                        {"arch", std::string(arch_->name)},
-                        {"lane_addresses", w.addresses},
-                        {"smem_layout", ""},
-                        {"lanes_layout", ""},
-                        {"dtype", ""},
-                        {"kernel", kernel_},
-                        {"ptx_line", at.ptx_line},
-                        {"opcode", s.opcode},
-                        {"active_lanes", w.active},
-                        {"uniforms", uniforms_json(w)}};
+    // The annotated LP002 counterexample's type, so reports and `layoutproof replay` treat both
+    // alike; no layouts were written.
+    BankConflictCex cex;
+    cex.bank = w.bank;
+    cex.words = w.words;
+    cex.wavefronts = w.wavefronts;
+    cex.ideal = w.ideal;
+    cex.instruction = instr.name;
+    cex.arch = arch_->name;
+    cex.lane_addresses = w.addresses;
+    cex.opcode = s.opcode;
+    cex.active_lanes = w.active;
+    cex.ptx = origin(at, w);
     if (const auto& lanes = w.bank_lanes) {
-      f.counterexample["lanes"] = {lanes->first, lanes->second};
-      f.counterexample["coordinates"] = {nlohmann::json::array(), nlohmann::json::array()};
-      f.counterexample["addresses"] = {w.addresses[static_cast<size_t>(lanes->first)],
-                                       w.addresses[static_cast<size_t>(lanes->second)]};
+      cex.lanes = {lanes->first, lanes->second};
+      cex.addresses = {w.addresses[static_cast<size_t>(lanes->first)], w.addresses[static_cast<size_t>(lanes->second)]};
     }
+    f.counterexample = std::move(cex);
     bank_.report_at(at.loc, std::move(f), Severity::Error);
   }
 

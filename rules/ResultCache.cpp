@@ -50,7 +50,7 @@ json to_json(const FileResult& r) {
     for (const auto& t : f.trace) trace.push_back({loc_json(t.loc), t.message});
     out["findings"].push_back({{"rule", f.rule_id}, {"severity", static_cast<int>(f.severity)}, {"kind", static_cast<int>(f.kind)},
                                {"loc", loc_json(f.loc)}, {"message", f.message}, {"notes", notes},
-                               {"counterexample", f.counterexample}, {"trace", trace}, {"fingerprint", f.fingerprint}});
+                               {"counterexample", rules::to_json(f.counterexample)}, {"trace", trace}, {"fingerprint", f.fingerprint}});
   }
   for (const auto& o : r.obligations)
     out["obligations"].push_back({o.rule_id, loc_json(o.loc), o.description, o.passed, o.time_ms});
@@ -67,7 +67,7 @@ FileResult from_json(const json& j, const std::shared_ptr<const SourceText>& src
     x.loc = loc_from(f.at("loc"), src);
     x.message = f.at("message");
     for (const auto& n : f.at("notes")) x.notes.push_back(Note{loc_from(n[0], src), n[1]});
-    x.counterexample = f.at("counterexample");
+    x.counterexample = rules::counterexample_from_json(f.at("counterexample"));
     for (const auto& t : f.at("trace")) x.trace.push_back(rules::TraceStep{loc_from(t[0], src), t[1]});
     x.fingerprint = f.at("fingerprint");
     r.findings.push_back(std::move(x));

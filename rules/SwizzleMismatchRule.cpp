@@ -42,8 +42,7 @@ class SwizzleMismatchRule : public Rule {
                                     : std::string("no swizzle"),
                                buf->name.text,
                                declared ? swizzle_text(declared) + " on byte addresses" : "no swizzle"));
-        f.counterexample = {{"buffer", buf->name.text}, {"operation_swizzle", use->mode_name()},
-                            {"layout_byte_swizzle", swizzle_text(declared)}};
+        f.counterexample = SwizzleMismatchCex{buf->name.text, use->mode_name(), swizzle_text(declared)};
         f.trace = {{buf->layout->loc, fmt::format("'{}' is laid out with {}", buf->name.text, swizzle_text(declared))},
                    {where, fmt::format("the {} applies {}", who, swizzle_text(used))}};
         sink.report(*user, std::move(f), {&s});

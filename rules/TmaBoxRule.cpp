@@ -7,6 +7,7 @@
 #include "analyzer/ir/Checked.h"
 #include "rules/Rule.h"
 #include "rules/RuleSupport.h"
+#include "solver/Obligation.h"
 #include "solver/SmemAccess.h"
 
 namespace lp::rules {
@@ -21,17 +22,24 @@ struct Stray {
   int64_t byte = 0;
 };
 
+struct FootprintResult : Outcome {
+  std::optional<Stray> stray;
+};
+
 std::optional<Stray> first_stray(const hw::TmaBox& box, const Layout& layout, int element_bits) {
   auto [elements, byte_swizzle] = split_byte_swizzle(layout, element_bits);
   const int64_t bytes = element_bits / 8;
   std::unordered_set<int64_t> starts;  // the byte where each element of the layout starts
+  reserve_memory(static_cast<uint64_t>(layout.size()) * 2 * sizeof(int64_t), "the layout's element starts");
   for (int64_t i = 0; i < layout.size(); ++i) {
+    checkpoint();
     int64_t b = checked_mul(elements.offset_at(i), bytes, "byte offset");
     if (byte_swizzle) b = byte_swizzle->swizzle.apply(b);
     starts.insert(b);
   }
   std::vector<int64_t> coord(box.box_dims.size(), 0);
   while (true) {
+    checkpoint();
     const int64_t b = hw::tma_box_byte_offset(box, coord);
     if (!starts.count(b)) return Stray{coord, b};
     size_t d = 0;
@@ -67,8 +75,7 @@ class TmaBoxRule : public Rule {
       sink.obligation(s, t->box_loc, fmt::format("TMA box of '{}' is within the tensor-map limits", t->buffer.text), c.ok(), 0);
       for (const std::string& v : c.violations) {
         rules::Finding f = finding(t->box_loc, fmt::format("TMA box of '{}': {}", t->buffer.text, v));
-        f.counterexample = {{"box", box.box_dims}, {"element_bytes", box.element_bytes},
-                            {"swizzle", std::string(hw::swizzle_name(box.swizzle))}};
+        f.counterexample = TmaBoxCex{box.box_dims, box.element_bytes, std::string(hw::swizzle_name(box.swizzle)), std::nullopt, std::nullopt};
         sink.report(s, std::move(f));
       }
       if (c.ok()) check_footprint(ctx, s, *t, *buf, box, sink);
@@ -88,22 +95,36 @@ class TmaBoxRule : public Rule {
     int64_t box_elements = 1;
     for (int64_t e : box.box_dims) box_elements *= e;  // at most 256^5: no overflow
     const std::string what = fmt::format("TMA box of '{}' lands on the layout's elements", t.buffer.text);
-    if (layout.size() > ctx.config.limits.max_enumeration) {
-      sink.report(s, unknown_finding(t.box_loc, what,
-                                     fmt::format("'{}' has {} elements, more than the {} an enumeration visits",
-                                                 t.buffer.text, layout.size(), ctx.config.limits.max_enumeration)));
+    // One obligation decided by the portfolio (its only engine is the enumeration), so the run's
+    // time and memory budget and an overflow of the layout give unknown with the reason.
+    const SolverLimits& limits = ctx.config.limits;
+    lp::Obligation<FootprintResult> o;
+    o.by_enum = [&] {
+      FootprintResult r;
+      r.engine = Engine::Enum;
+      if (layout.size() > limits.max_enumeration) {
+        r.reason = fmt::format("'{}' has {} elements, more than the {} an enumeration visits", t.buffer.text, layout.size(),
+                               limits.max_enumeration);
+        return r;
+      }
+      try {
+        r.stray = first_stray(box, layout, buf.dtype->bits);
+      } catch (const AccessError& e) {  // a byte swizzle that splits an element
+        r.reason = e.what();
+        return r;
+      }
+      r.verdict = r.stray ? Verdict::Refuted : Verdict::Proven;
+      return r;
+    };
+    o.small = [] { return true; };
+    const FootprintResult r = decide(o, Engine::Auto, limits);
+    if (r.verdict == Verdict::Unknown) {
+      sink.report(s, unknown_finding(t.box_loc, what, r.reason));
       return;
     }
-    const Stopwatch clock;
-    std::optional<Stray> stray;
-    try {
-      stray = first_stray(box, layout, buf.dtype->bits);
-    } catch (const std::exception& e) {  // an overflow or a misplaced byte swizzle of the layout
-      sink.report(s, unknown_finding(t.box_loc, what, e.what()));
-      return;
-    }
-    sink.obligation(s, t.box_loc, what, !stray, clock.elapsed_ms());
-    if (!stray) return;
+    sink.obligation(s, t.box_loc, what, r.verdict == Verdict::Proven, r.time_ms);
+    if (!r.stray) return;
+    const Stray* stray = &*r.stray;
     rules::Finding f = finding(
         t.box_loc, fmt::format("TMA box of '{}' writes element ({}) to byte {}, where the layout has no element", t.buffer.text,
                                join(stray->coord), stray->byte));
@@ -115,11 +136,7 @@ class TmaBoxRule : public Rule {
                                   "elements, '{}' {}", hw::swizzle_name(box.swizzle), hw::swizzle_span_bytes(box.swizzle),
                                   box_elements, t.buffer.text, layout.size()));
     add_note(f, "'" + t.buffer.text + "' is declared with this layout", buf.layout->loc);
-    f.counterexample = {{"box", box.box_dims},
-                        {"element_bytes", box.element_bytes},
-                        {"swizzle", std::string(hw::swizzle_name(box.swizzle))},
-                        {"coordinate", stray->coord},
-                        {"byte", stray->byte}};
+    f.counterexample = TmaBoxCex{box.box_dims, box.element_bytes, std::string(hw::swizzle_name(box.swizzle)), stray->coord, stray->byte};
     sink.report(s, std::move(f));
   }
 };

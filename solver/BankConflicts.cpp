@@ -8,7 +8,7 @@
 #include "analyzer/support/Governor.h"
 #include "hw/BankModel.h"
 #include "hw/HwError.h"
-#include "solver/Engines.h"
+#include "solver/Obligation.h"
 #include "solver/F2Conflicts.h"
 #include "solver/QueryLog.h"
 #include "solver/Z3Layout.h"
@@ -127,11 +127,11 @@ ConflictResult by_enumeration(const SmemAccess& a, const SolverLimits& limits, s
         if (!cost.conflict_free && !r.conflict) r.conflict = witness_from_cost(a, q, base, addr, cost);
       } catch (const AccessError& e) {
         r.verdict = Verdict::Refuted;
-        r.access = AccessWitness{-1, q, base, {}, e.what()};
+        r.access = AccessWitness{std::nullopt, q, base, {}, e.what()};
         return r;
       } catch (const hw::HwError& e) {
         r.verdict = Verdict::Refuted;
-        r.access = AccessWitness{-1, q, base, {}, e.what()};
+        r.access = AccessWitness{std::nullopt, q, base, {}, e.what()};
         return r;
       }
     }
@@ -153,7 +153,7 @@ ConflictResult by_f2(const SmemAccess& a, const SolverLimits& limits) {
     r.reason = "F2 does not apply: " + why;
     return r;
   }
-  auto refute = [&](int lane, int64_t issue, int64_t base, std::string what) {
+  auto refute = [&](std::optional<int> lane, int64_t issue, int64_t base, std::string what) {
     r.verdict = Verdict::Refuted;
     r.access = AccessWitness{lane, issue, base, {}, std::move(what)};
     return r;
@@ -162,9 +162,9 @@ ConflictResult by_f2(const SmemAccess& a, const SolverLimits& limits) {
     try {
       hw::validate_access(a.arch(), a.instr(), a.addresses(p->issue, p->base));
     } catch (const AccessError& e) {
-      return refute(-1, p->issue, p->base, e.what());
+      return refute(std::nullopt, p->issue, p->base, e.what());
     } catch (const hw::HwError& e) {
-      return refute(-1, p->issue, p->base, e.what());
+      return refute(std::nullopt, p->issue, p->base, e.what());
     }
     r.reason = fmt::format("internal error: F2 found an invalid address at issue {} that concrete evaluation does not confirm",
                            p->issue);
@@ -215,9 +215,9 @@ ConflictResult by_f2(const SmemAccess& a, const SolverLimits& limits) {
       addr = a.addresses(0, base);
       concrete = hw::smem_access_cost(a.arch(), a.instr(), addr);
     } catch (const hw::HwError& e) {
-      return refute(-1, 0, base, e.what());
+      return refute(std::nullopt, 0, base, e.what());
     } catch (const AccessError& e) {
-      return refute(-1, 0, base, e.what());
+      return refute(std::nullopt, 0, base, e.what());
     }
     if (concrete.wavefronts != cost->wavefronts || concrete.ideal != cost->ideal) {
       r.reason = fmt::format("internal error: F2 predicts {} wavefronts (ideal {}) but issue 0 at base {} costs {} (ideal {})",
@@ -387,7 +387,7 @@ ConflictResult by_z3(const SmemAccess& a, const SolverLimits& limits) {
       }
       int64_t base = enc.value(m, e.base_var) * a.base_align();
       r.verdict = Verdict::Refuted;
-      r.access = AccessWitness{-1, q, base, {}, ""};
+      r.access = AccessWitness{std::nullopt, q, base, {}, ""};
       // The concrete evaluation names the lane and the rule; if it does not fail, the
       // encoding and the evaluator disagree, which is reported rather than trusted.
       try {
@@ -485,21 +485,32 @@ ConflictResult by_z3(const SmemAccess& a, const SolverLimits& limits) {
   return r;
 }
 
-// Re-check a reported conflict on the concrete addresses with the hardware model.
-void revalidate(const SmemAccess& a, ConflictResult& r) {
-  if (r.verdict != Verdict::Refuted || !r.conflict) return;
-  const ConflictWitness& w = *r.conflict;
-  auto addr = a.addresses(w.issue, w.base);
-  hw::AccessCost cost = hw::smem_access_cost(a.arch(), a.instr(), addr);
-  if (cost.conflict_free || cost.wavefronts != w.wavefronts) {
-    r.verdict = Verdict::Unknown;
-    r.reason = fmt::format("internal error: the {} engine's conflict at issue {} failed the concrete re-check",
-                           engine_name(r.engine), w.issue);
-    r.conflict.reset();
-    return;
+// Re-checks a refutation on the concrete addresses with the hardware model: a conflict costs the
+// reported wavefronts; an invalid access fails to evaluate (or its lane's vector is broken).
+std::optional<std::string> confirm_refutation(const SmemAccess& a, ConflictResult& r) {
+  if (r.conflict) {
+    const ConflictWitness& w = *r.conflict;
+    hw::AccessCost cost = hw::smem_access_cost(a.arch(), a.instr(), a.addresses(w.issue, w.base));
+    if (cost.conflict_free || cost.wavefronts != w.wavefronts)
+      return fmt::format("issue {} at base {} costs {} wavefronts, not the {} reported", w.issue, w.base, cost.wavefronts,
+                         w.wavefronts);
+    return std::nullopt;
   }
-  r.reason = fmt::format("issue {}: lanes {} and {} hit bank {} with different words: {} wavefronts, ideal {}", w.issue,
-                         w.lane_a, w.lane_b, w.bank, w.wavefronts, w.ideal);
+  if (!r.access) return std::string("the refutation names neither a conflict nor an invalid access");
+  const AccessWitness& w = *r.access;
+  try {
+    if (w.lane) {
+      if (check_vector(a, *w.lane, w.issue)) return std::nullopt;
+      a.address(*w.lane, w.issue, w.base);
+    } else {
+      hw::validate_access(a.arch(), a.instr(), a.addresses(w.issue, w.base));
+    }
+  } catch (const AccessError&) {
+    return std::nullopt;
+  } catch (const hw::HwError&) {
+    return std::nullopt;
+  }
+  return fmt::format("issue {} evaluates without error", w.issue);
 }
 
 }  // namespace
@@ -509,37 +520,27 @@ ConflictResult prove_conflict_free(const SmemAccess& access, Engine engine, cons
     rec->add({Property::BankConflicts,
               fmt::format("{} {} lanes {}", access.instr().name, layout_label(access.smem()), layout_label(access.lanes())),
               [access](Engine e, const SolverLimits& l) { return rerun_conflict_free(access, e, l); }});
-  return timed_decision<ConflictResult>(engine, limits, [&] {
-    ConflictResult r;
-    switch (engine) {
-      case Engine::Enum: r = by_enumeration(access, limits); break;
-      case Engine::Z3: r = by_z3(access, limits); break;
-      case Engine::F2: r = by_f2(access, limits); break;
-      case Engine::Auto: {
-        r = by_f2(access, limits);
-        if (r.verdict != Verdict::Unknown) break;
-        // Enumeration costs ~50 us an issue and base; Z3 takes seconds on any access of the hardware
-        // model, so enumerate up to 2^15 of them (kAutoConflictEnumerationLimit lane addresses).
-        const int64_t work = access.issue_count() * static_cast<int64_t>(access.base_period() / access.base_align() + 1);
-        if (work <= kAutoConflictEnumerationLimit / hw::kWarpLanes) {
-          r = by_enumeration(access, limits);
-          break;
-        }
-        // Larger: enumerate as many issues anyway, for an invalid access (a tile larger than
-        // shared memory leaves it after a few rows); one found there is exactly what the full
-        // enumeration reports. Else Z3.
-        r = by_enumeration(access, limits, kAutoConflictEnumerationLimit / hw::kWarpLanes / (access.base_period() / access.base_align() + 1));
-        if (r.verdict == Verdict::Refuted && r.access) break;
-        r = by_z3(access, limits);
-        break;
-      }
-    }
-    revalidate(access, r);
-    if (r.access && r.reason.empty())
-      r.reason = r.access->lane >= 0 ? fmt::format("lane {} of issue {}: {}", r.access->lane, r.access->issue, r.access->what)
-                                     : fmt::format("issue {}: {}", r.access->issue, r.access->what);
-    return r;
-  });
+  // Enumeration costs ~50 us an issue and base; Z3 takes seconds on any access of the hardware
+  // model, so the auto engine enumerates up to kAutoConflictEnumerationLimit lane addresses.
+  const int64_t residues = access.base_period() / access.base_align() + 1;
+  Obligation<ConflictResult> o;
+  o.by_f2 = [&] { return by_f2(access, limits); };
+  o.by_enum = [&] { return by_enumeration(access, limits); };
+  o.by_z3 = [&] { return by_z3(access, limits); };
+  o.small = [&] { return access.issue_count() * residues <= kAutoConflictEnumerationLimit / hw::kWarpLanes; };
+  // Larger: as many issues are enumerated anyway, for an invalid access (a tile larger than
+  // shared memory leaves it after a few rows); one found there is what the full enumeration reports.
+  o.search = [&] { return by_enumeration(access, limits, kAutoConflictEnumerationLimit / hw::kWarpLanes / residues); };
+  o.confirm = [&](ConflictResult& r) { return confirm_refutation(access, r); };
+  o.describe = [](ConflictResult& r) {
+    if (const auto& w = r.conflict)
+      r.reason = fmt::format("issue {}: lanes {} and {} hit bank {} with different words: {} wavefronts, ideal {}", w->issue,
+                             w->lane_a, w->lane_b, w->bank, w->wavefronts, w->ideal);
+    else if (const auto& x = r.access; x && r.reason.empty())
+      r.reason = x->lane ? fmt::format("lane {} of issue {}: {}", *x->lane, x->issue, x->what)
+                         : fmt::format("issue {}: {}", x->issue, x->what);
+  };
+  return decide(o, engine, limits);
 }
 
 Rerun rerun_conflict_free(const SmemAccess& access, Engine engine, const SolverLimits& limits) {

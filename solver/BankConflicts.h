@@ -26,7 +26,7 @@ struct ConflictWitness {
 /// A lane whose access does not cover the logical elements it claims, or that is misaligned or
 /// outside the buffer.
 struct AccessWitness {
-  int lane = 0;
+  std::optional<int> lane;  ///< absent when the whole instruction is at fault (it leaves shared memory)
   int64_t issue = 0, base = 0;
   std::vector<int64_t> coord;
   std::string what;

@@ -6,7 +6,7 @@
 
 #include "analyzer/ir/Checked.h"
 #include "analyzer/support/Governor.h"
-#include "solver/Engines.h"
+#include "solver/Obligation.h"
 #include "solver/F2Layout.h"
 #include "solver/QueryLog.h"
 #include "solver/Z3Layout.h"
@@ -264,10 +264,11 @@ CompositionResult prove_composition(const Layout& a, const Layout& b, const std:
     rec->add({Property::Composition, layout_label(a) + " o " + layout_label(b), [a, b, r](Engine e, const SolverLimits& l) {
                 return Rerun{prove_composition(a, b, r, e, l), ""};
               }});
-  return timed_decision<CompositionResult>(engine, limits, [&] {
-    CompositionResult res;
-    if (r && r->size() != b.size()) {
-      // The result is not even a function on B's domain: refuted where the two domains part.
+  if (r && r->size() != b.size()) {
+    // The result is not even a function on B's domain: refuted where the two domains part, before
+    // any engine.
+    return timed_decision<CompositionResult>(engine, limits, [&] {
+      CompositionResult res;
       int64_t i = std::min(r->size(), b.size());
       res.engine = engine;
       res.verdict = Verdict::Refuted;
@@ -282,29 +283,23 @@ CompositionResult prove_composition(const Layout& a, const Layout& b, const std:
       res.reason = fmt::format("the stated result has size {} but B has size {}: index {} is in only one of the two domains",
                                r->size(), b.size(), i);
       return res;
-    }
-    switch (engine) {
-      case Engine::Enum: res = by_enumeration(a, b, r, ad, limits); break;
-      case Engine::Z3: res = by_z3(a, b, r, ad, limits); break;
-      case Engine::F2: res = by_f2(a, b, r, ad); break;
-      case Engine::Auto:
-        res = decide_auto<CompositionResult>(
-            b.size() <= kAutoEnumerationLimit, [&] { return by_f2(a, b, r, ad); },
-            [&] { return by_enumeration(a, b, r, ad, limits); }, [&] { return by_z3(a, b, r, ad, limits); });
-        break;
-    }
-    if (res.verdict == Verdict::Refuted && !violates(*res.witness)) {
-      res.verdict = Verdict::Unknown;
-      res.reason = fmt::format("internal error: the {} engine's counterexample at {} failed the concrete re-check",
-                               engine_name(res.engine), res.witness->index);
-      res.witness.reset();
-    } else if (res.verdict == Verdict::Refuted) {
-      res.reason = res.witness->out_of_domain
-                       ? fmt::format("B({}) leaves A's domain", res.witness->index)
-                       : fmt::format("R({}) differs from A(B({}))", res.witness->index, res.witness->index);
-    }
-    return res;
-  });
+    });
+  }
+  Obligation<CompositionResult> o;
+  o.by_f2 = [&] { return by_f2(a, b, r, ad); };
+  o.by_enum = [&] { return by_enumeration(a, b, r, ad, limits); };
+  o.by_z3 = [&] { return by_z3(a, b, r, ad, limits); };
+  o.small = [&] { return b.size() <= kAutoEnumerationLimit; };
+  o.confirm = [](CompositionResult& res) -> std::optional<std::string> {
+    if (violates(*res.witness)) return std::nullopt;
+    return fmt::format("A, B and R agree at index {}", res.witness->index);
+  };
+  o.describe = [](CompositionResult& res) {
+    if (!res.witness) return;
+    res.reason = res.witness->out_of_domain ? fmt::format("B({}) leaves A's domain", res.witness->index)
+                                            : fmt::format("R({}) differs from A(B({}))", res.witness->index, res.witness->index);
+  };
+  return decide(o, engine, limits);
 }
 
 }  // namespace lp

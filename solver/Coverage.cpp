@@ -6,7 +6,7 @@
 
 #include "analyzer/ir/Checked.h"
 #include "analyzer/support/Governor.h"
-#include "solver/Engines.h"
+#include "solver/Obligation.h"
 #include "solver/F2Layout.h"
 #include "solver/QueryLog.h"
 #include "solver/Z3Layout.h"
@@ -202,49 +202,43 @@ CoverageResult by_z3(const Layout& l, const Target& t, const SolverLimits& limit
 
 // The re-check of "t is not covered": enumerate the domain where it is small, otherwise ask Z3
 // the quantifier-free question "does any element reach t?", which must be unsat.
-void revalidate(const Layout& instance, const Parametric* params, const Target& t, CoverageResult& r,
-                const SolverLimits& limits) {
-  if (r.verdict != Verdict::Refuted) return;
+std::optional<std::string> confirm_uncovered(const Layout& instance, const Parametric* params, const Target& t,
+                                             CoverageResult& r, const SolverLimits& limits) {
   const Layout l = params && !params->empty() ? instantiate(instance, *params, r.witness->params) : instance;
   const std::vector<int64_t>& p = r.witness->uncovered;
-  bool confirmed = false;
-  bool inside = true;
-  for (size_t k = 0; k < p.size(); ++k) inside &= p[k] >= t.ranges[k].lo && p[k] <= t.ranges[k].hi;
-  if (inside && l.size() <= limits.max_enumeration / l.replica_count()) {
-    confirmed = true;
-    for (int64_t i = 0; i < l.size() && confirmed; ++i) {
+  bool inside = p.size() == t.ranges.size();
+  for (size_t k = 0; k < p.size() && inside; ++k) inside = p[k] >= t.ranges[k].lo && p[k] <= t.ranges[k].hi;
+  if (!inside) return "the point is outside the target";
+  if (l.size() <= limits.max_enumeration / l.replica_count()) {
+    for (int64_t i = 0; i < l.size(); ++i) {
       checkpoint();
       for (const Point& img : l.images(i)) {
         bool same = true;
         for (size_t k = 0; k < p.size(); ++k) same &= img[t.axis[k]] == p[k];
-        if (same) confirmed = false;
+        if (same) return fmt::format("element {} reaches it", i);
       }
     }
-  } else if (inside) {
-    Z3Context z3_context(limits);
-    z3::context& ctx = z3_context();
-    try {
-      Z3Layout enc(ctx, l, target_magnitude(t));
-      Z3Instance any = enc.instantiate("x_");
-      z3::expr hits = any.domain;
-      for (size_t k = 0; k < p.size(); ++k) hits = hits && any.image[t.axis[k]] == enc.constant(p[k]);
-      z3::solver s = make_solver(ctx, limits);
-      s.add(hits);
-      std::string why;
-      confirmed = checked_check(s, &why) == z3::unsat;
-    } catch (const EncodingError&) {
-      confirmed = false;
+    return std::nullopt;
+  }
+  Z3Context z3_context(limits);
+  z3::context& ctx = z3_context();
+  try {
+    Z3Layout enc(ctx, l, target_magnitude(t));
+    Z3Instance any = enc.instantiate("x_");
+    z3::expr hits = any.domain;
+    for (size_t k = 0; k < p.size(); ++k) hits = hits && any.image[t.axis[k]] == enc.constant(p[k]);
+    z3::solver s = make_solver(ctx, limits);
+    s.add(hits);
+    std::string why;
+    switch (checked_check(s, &why)) {
+      case z3::unsat: return std::nullopt;
+      case z3::sat: return std::string("Z3 finds an element that reaches it");
+      case z3::unknown: return "Z3 could not confirm it: " + why;
     }
+  } catch (const EncodingError& e) {
+    return std::string("cannot encode the re-check for Z3: ") + e.what();
   }
-  if (!confirmed) {
-    r.verdict = Verdict::Unknown;
-    r.reason = fmt::format("the {} engine's uncovered point could not be confirmed", engine_name(r.engine));
-    r.witness.reset();
-    return;
-  }
-  std::string s;
-  for (size_t k = 0; k < p.size(); ++k) s += fmt::format("{}{}={}", k ? ", " : "", t.ranges[k].axis.spelling(), p[k]);
-  r.reason = "no element reaches " + s;
+  return std::string("unreachable");
 }
 
 }  // namespace
@@ -259,62 +253,51 @@ CoverageResult prove_covers(const Layout& layout, const std::vector<AxisRange>& 
                 return Rerun{prove_covers(layout, ranges, e, l, copy ? &*copy : nullptr), ""};
               }});
   }
-  return timed_decision<CoverageResult>(engine, limits, [&] {
-    CoverageResult r;
-    if (params && !params->empty()) {
-      if (engine == Engine::F2) {
-        r.engine = Engine::F2;
-        r.reason = "the F2 engine does not take parameters";
-      } else {
-        // Every instance enumerated, within `value_limit` parameter values.
-        auto enumerate = [&](int64_t value_limit) {
-          CoverageResult e;
-          e.engine = Engine::Enum;
-          auto all = all_param_values(*params, value_limit);
-          if (!all) {
-            e.reason = "too many parameter values to enumerate";
-            return e;
-          }
-          for (const auto& values : *all) {
-            e = by_enumeration(instantiate(layout, *params, values), t, limits);
-            if (e.verdict != Verdict::Proven) {
-              if (e.witness) e.witness->params = values;
-              break;
-            }
-          }
-          return e;
-        };
-        auto z3 = [&] { return by_z3(layout, t, limits, params); };
-        if (engine == Engine::Enum) {
-          r = enumerate(kAutoEnumerationLimit);
-        } else if (engine == Engine::Z3) {
-          r = z3();
-        } else {
-          auto all = all_param_values(*params, kAutoEnumerationLimit);
-          const bool small =
-              all && static_cast<int64_t>(all->size()) * layout.size() * layout.replica_count() <= kAutoEnumerationLimit;
-          r = decide_auto<CoverageResult>(
-              small, [] { return CoverageResult{}; }, [&] { return enumerate(small ? kAutoEnumerationLimit : limits.max_enumeration); },
-              z3);
+  const bool symbolic = params && !params->empty();
+  Obligation<CoverageResult> o;
+  o.confirm = [&](CoverageResult& r) { return confirm_uncovered(layout, params, t, r, limits); };
+  o.describe = [&](CoverageResult& r) {
+    if (!r.witness) return;
+    std::string s;
+    for (size_t k = 0; k < r.witness->uncovered.size(); ++k)
+      s += fmt::format("{}{}={}", k ? ", " : "", t.ranges[k].axis.spelling(), r.witness->uncovered[k]);
+    r.reason = "no element reaches " + s;
+  };
+  if (symbolic) {
+    o.no_f2 = "the F2 engine does not take parameters";
+    // Every instance enumerated: within the auto limit of parameter values when small, else
+    // within the query's enumeration limit.
+    o.by_enum = [&] {
+      CoverageResult e;
+      e.engine = Engine::Enum;
+      auto all = all_param_values(*params, limits.max_enumeration);
+      if (!all) {
+        e.reason = "too many parameter values to enumerate";
+        return e;
+      }
+      for (const auto& values : *all) {
+        e = by_enumeration(instantiate(layout, *params, values), t, limits);
+        if (e.verdict != Verdict::Proven) {
+          if (e.witness) e.witness->params = values;
+          break;
         }
       }
-      revalidate(layout, params, t, r, limits);
-      return r;
-    }
-    switch (engine) {
-      case Engine::Enum: r = by_enumeration(layout, t, limits); break;
-      case Engine::F2: r = by_f2(layout, t); break;
-      case Engine::Z3: r = by_z3(layout, t, limits, nullptr); break;
-      case Engine::Auto:
-        r = decide_auto<CoverageResult>(
-            layout.size() <= kAutoEnumerationLimit / layout.replica_count() && t.box_size <= kAutoEnumerationLimit,
-            [&] { return by_f2(layout, t); }, [&] { return by_enumeration(layout, t, limits); },
-            [&] { return by_z3(layout, t, limits, nullptr); });
-        break;
-    }
-    revalidate(layout, nullptr, t, r, limits);
-    return r;
-  });
+      return e;
+    };
+    o.by_z3 = [&] { return by_z3(layout, t, limits, params); };
+    o.small = [&] {
+      auto all = all_param_values(*params, kAutoEnumerationLimit);
+      return all && static_cast<int64_t>(all->size()) * layout.size() * layout.replica_count() <= kAutoEnumerationLimit;
+    };
+  } else {
+    o.by_f2 = [&] { return by_f2(layout, t); };
+    o.by_enum = [&] { return by_enumeration(layout, t, limits); };
+    o.by_z3 = [&] { return by_z3(layout, t, limits, nullptr); };
+    o.small = [&] {
+      return layout.size() <= kAutoEnumerationLimit / layout.replica_count() && t.box_size <= kAutoEnumerationLimit;
+    };
+  }
+  return decide(o, engine, limits);
 }
 
 }  // namespace lp

@@ -7,7 +7,7 @@
 
 #include "analyzer/ir/Checked.h"
 #include "analyzer/support/Governor.h"
-#include "solver/Engines.h"
+#include "solver/Obligation.h"
 #include "solver/F2Layout.h"
 #include "solver/QueryLog.h"
 #include "solver/Z3Layout.h"
@@ -262,24 +262,19 @@ InjectivityResult by_enumeration_over_params(const Layout& l, const Parametric& 
 // allocation-free path above (a few ns a point, well below a Z3 query up to 2^22 points).
 int64_t auto_enumeration_limit(const Layout& l) { return l.is_scalar() ? kAutoScalarEnumerationLimit : kAutoEnumerationLimit; }
 
-// Every counterexample is re-checked by concrete evaluation before it is reported.
-void revalidate(const Layout& instance, const Parametric* params, InjectivityResult& r) {
-  if (r.verdict != Verdict::Refuted) return;
+// The concrete re-check of a collision: both indices (of the instance the parameters name) have
+// the reported replicas, and those land on one point.
+std::optional<std::string> confirm_collision(const Layout& instance, const Parametric* params, InjectivityResult& r) {
   InjectivityWitness& w = *r.witness;
   const Layout l = params && !params->empty() ? instantiate(instance, *params, w.params) : instance;
+  if (w.index_a == w.index_b || w.index_a < 0 || w.index_b < 0 || w.index_a >= l.size() || w.index_b >= l.size())
+    return fmt::format("indices {} and {} are not two elements", w.index_a, w.index_b);
   auto ia = l.images(w.index_a), ib = l.images(w.index_b);
-  bool ok = w.index_a != w.index_b && w.replica_a < static_cast<int64_t>(ia.size()) &&
-            w.replica_b < static_cast<int64_t>(ib.size()) &&
-            ia[static_cast<size_t>(w.replica_a)] == ib[static_cast<size_t>(w.replica_b)];
-  if (!ok) {
-    r.verdict = Verdict::Unknown;
-    r.reason = fmt::format("internal error: the {} engine's counterexample ({} vs {}) failed the concrete re-check",
-                           engine_name(r.engine), w.index_a, w.index_b);
-    r.witness.reset();
-    return;
-  }
+  if (w.replica_a >= static_cast<int64_t>(ia.size()) || w.replica_b >= static_cast<int64_t>(ib.size()) ||
+      ia[static_cast<size_t>(w.replica_a)] != ib[static_cast<size_t>(w.replica_b)])
+    return fmt::format("indices {} and {} map to different points", w.index_a, w.index_b);
   w.image = ia[static_cast<size_t>(w.replica_a)];
-  r.reason = fmt::format("indices {} and {} both map to the same point", w.index_a, w.index_b);
+  return std::nullopt;
 }
 
 }  // namespace
@@ -294,55 +289,40 @@ InjectivityResult prove_injective(const Layout& layout, Engine engine, const Sol
                 return Rerun{prove_injective(layout, e, l, copy ? &*copy : nullptr), ""};
               }});
   }
-  return timed_decision<InjectivityResult>(engine, limits, [&] {
-    InjectivityResult r;
-    if (symbolic) {
-      switch (engine) {
-        case Engine::F2:
-          r.engine = Engine::F2;
-          r.reason = "the F2 engine does not take parameters";
-          break;
-        case Engine::Enum: r = by_enumeration_over_params(layout, *params, limits); break;
-        case Engine::Z3: r = by_z3(layout, limits, params); break;
-        case Engine::Auto: {
-          // Enumerate when every instance together is small: the exact total, not the count of
-          // values times the largest instance. Either engine's "proven" is complete.
-          // A parameter standing for a stride makes the Z3 encoding non-linear (it often times
-          // out): then enumerate up to the full enumeration limit.
-          bool nonlinear = false;
-          for (const ParamUse& u : params->uses)
-            nonlinear |= u.field == ParamUse::Field::Stride || u.field == ParamUse::Field::ReplicaStride;
-          const int64_t budget = nonlinear && layout.is_scalar() ? limits.max_enumeration : auto_enumeration_limit(layout);
-          auto all = all_param_values(*params, budget);
-          int64_t total = 0;
-          if (all)
-            for (const auto& values : *all) {
-              const Layout inst = instantiate(layout, *params, values);
-              total += inst.size() * inst.replica_count();
-              if (total > budget) break;
-            }
-          r = decide_auto<InjectivityResult>(
-              all && total <= budget, [] { return InjectivityResult{}; },
-              [&] { return by_enumeration_over_params(layout, *params, limits); }, [&] { return by_z3(layout, limits, params); });
-          break;
-        }
+  Obligation<InjectivityResult> o;
+  o.confirm = [&](InjectivityResult& r) { return confirm_collision(layout, params, r); };
+  o.describe = [](InjectivityResult& r) {
+    if (r.witness) r.reason = fmt::format("indices {} and {} both map to the same point", r.witness->index_a, r.witness->index_b);
+  };
+  if (symbolic) {
+    o.no_f2 = "the F2 engine does not take parameters";
+    o.by_enum = [&] { return by_enumeration_over_params(layout, *params, limits); };
+    o.by_z3 = [&] { return by_z3(layout, limits, params); };
+    // Small when every instance together is: the exact total, not the count of values times the
+    // largest instance. A parameter standing for a stride makes the Z3 encoding non-linear (it
+    // often times out): then up to the full enumeration limit.
+    o.small = [&] {
+      bool nonlinear = false;
+      for (const ParamUse& u : params->uses)
+        nonlinear |= u.field == ParamUse::Field::Stride || u.field == ParamUse::Field::ReplicaStride;
+      const int64_t budget = nonlinear && layout.is_scalar() ? limits.max_enumeration : auto_enumeration_limit(layout);
+      auto all = all_param_values(*params, budget);
+      if (!all) return false;
+      int64_t total = 0;
+      for (const auto& values : *all) {
+        const Layout inst = instantiate(layout, *params, values);
+        total += inst.size() * inst.replica_count();
+        if (total > budget) return false;
       }
-    } else {
-      switch (engine) {
-        case Engine::Enum: r = by_enumeration(layout, limits); break;
-        case Engine::F2: r = by_f2(layout); break;
-        case Engine::Z3: r = by_z3(layout, limits, nullptr); break;
-        case Engine::Auto: {
-          r = decide_auto<InjectivityResult>(
-              layout.size() <= auto_enumeration_limit(layout) / layout.replica_count(), [&] { return by_f2(layout); },
-              [&] { return by_enumeration(layout, limits); }, [&] { return by_z3(layout, limits, nullptr); });
-          break;
-        }
-      }
-    }
-    revalidate(layout, params, r);
-    return r;
-  });
+      return true;
+    };
+  } else {
+    o.by_f2 = [&] { return by_f2(layout); };
+    o.by_enum = [&] { return by_enumeration(layout, limits); };
+    o.by_z3 = [&] { return by_z3(layout, limits, nullptr); };
+    o.small = [&] { return layout.size() <= auto_enumeration_limit(layout) / layout.replica_count(); };
+  }
+  return decide(o, engine, limits);
 }
 
 }  // namespace lp

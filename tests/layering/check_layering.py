@@ -26,7 +26,7 @@ LIBRARIES = {
     "lp_annotate": ("analyzer/annotate", 6),
     "lp_ptx": ("analyzer/ptx", 7),
     "lp_solver": ("solver", 8),
-    "lp_findings": ("rules/Finding", 9),
+    "lp_findings": (("rules/Finding", "rules/Counterexample"), 9),
     "lp_rules": ("rules", 10),
     "lp_report": ("report", 11),
     "lp_replay": ("replay", 11),
@@ -45,11 +45,12 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
 def library_of(path: str):
     """The library a repository path belongs to: the longest folder (or file stem) matching it."""
-    best = None
-    for lib, (folder, _) in LIBRARIES.items():
-        if path == folder or path.startswith(folder + "/") or path.startswith(folder + "."):
-            if best is None or len(folder) > len(LIBRARIES[best][0]):
-                best = lib
+    best, best_len = None, -1
+    for lib, (folders, _) in LIBRARIES.items():
+        for folder in (folders,) if isinstance(folders, str) else folders:
+            if path == folder or path.startswith(folder + "/") or path.startswith(folder + "."):
+                if len(folder) > best_len:
+                    best, best_len = lib, len(folder)
     return best
 
 
@@ -92,7 +93,9 @@ def main() -> int:
                 errors.append(f"CMakeLists: error: {lib} (layer {LIBRARIES[lib][1]}) links {dep} "
                               f"(layer {LIBRARIES[dep][1]}): links must point to lower layers")
     checked = 0
-    folders = sorted({f.split("/Finding")[0] for f, _ in LIBRARIES.values()} | {STANDALONE})
+    # Folders to scan; a library named by file stems (lp_findings, a tuple) lives in their folder.
+    folders = sorted({f if isinstance(f, str) else pathlib.PurePosixPath(f[0]).parent.as_posix()
+                      for f, _ in LIBRARIES.values()} | {STANDALONE})
     for folder in folders:
         for path in sorted((root / folder).rglob("*")):
             if path.suffix not in (".h", ".hpp", ".cpp") or not path.is_file():

@@ -11,6 +11,7 @@
 #include "replay/Process.h"
 #include "replay/Replay.h"
 #include "replay/Run.h"
+#include "rules/Counterexample.h"
 
 using nlohmann::json;
 using namespace lp::replay;
@@ -18,10 +19,13 @@ using namespace lp::replay;
 namespace {
 
 json bank_finding(const std::string& instruction, const std::vector<int64_t>& lanes, int64_t wavefronts) {
+  lp::rules::BankConflictCex c;
+  c.instruction = instruction;
+  c.arch = "sm_90";
+  c.lane_addresses = lanes;
+  c.wavefronts = wavefronts;
   return {{"rule", "LP002"}, {"kind", "violation"}, {"file", "x.lp"}, {"line", 3}, {"column", 1},
-          {"message", "conflict"},
-          {"counterexample", {{"instruction", instruction}, {"arch", "sm_90"}, {"lane_addresses", lanes},
-                              {"wavefronts", wavefronts}}}};
+          {"message", "conflict"}, {"counterexample", lp::rules::to_json(c)}};
 }
 
 // The numbers of a `NAME[...] = {...};` array in a generated program.
@@ -110,7 +114,7 @@ TEST_CASE("injectivity writes equal an independent evaluation of the layout") {
     CHECK(t.place[static_cast<size_t>(i)] == (i % 32) * 32 + i / 32);
   }
   json f = {{"rule", "LP001"}, {"kind", "violation"}, {"line", 8},
-            {"counterexample", {{"layout", "(_32,_33):(_32,_1)"}, {"indices", {1, 1024}}, {"params", json::array()}}}};
+            {"counterexample", lp::rules::to_json(lp::rules::InjectivityCex{{1, 1024}, {}, {}, {}, {}, "(_32,_33):(_32,_1)", 1056})}};
   std::vector<Replay> r = generate_replays(json{{"findings", {f}}});
   REQUIRE(r[0].why_not.empty());
   CHECK(array_in(r[0].source, "kPlaceOf") == t.place);
@@ -126,8 +130,8 @@ TEST_CASE("coverage marks exactly the replicas' target points") {
   for (int64_t lane = 0; lane < 96; ++lane) expected.insert(lane);  // 32 lanes, replicated at +32 and +64
   CHECK(covered == expected);
   json f = {{"rule", "LP004"}, {"kind", "violation"}, {"line", 11},
-            {"counterexample", {{"layout", "S[(32,4):(1@TLane,1@TCol)] + R[3:32@TLane]"}, {"params", json::array()},
-                                {"target", {{{"axis", "TLane"}, {"lo", 0}, {"hi", 127}}}}, {"uncovered", {96}}}}};
+            {"counterexample", lp::rules::to_json(lp::rules::CoverageCex{{96}, {}, {{"TLane", 0, 127}},
+                                                                        "S[(32,4):(1@TLane,1@TCol)] + R[3:32@TLane]"})}};
   std::vector<Replay> r = generate_replays(json{{"findings", {f}}});
   REQUIRE(r[0].why_not.empty());
   CHECK(r[0].source.find("kPredicted = 32;") != std::string::npos);
@@ -135,13 +139,22 @@ TEST_CASE("coverage marks exactly the replicas' target points") {
 }
 
 TEST_CASE("rules without a GPU replay say why, and bad documents are refused") {
-  json f = {{"rule", "LP007"}, {"kind", "violation"}, {"line", 4}, {"counterexample", {{"align", 128}}}};
+  json f = {{"rule", "LP007"}, {"kind", "violation"}, {"line", 4},
+            {"counterexample", lp::rules::to_json(lp::rules::BaseAlignmentCex{"sA", 128, 1024})}};
   std::vector<Replay> r = generate_replays(json{{"findings", {f}}});
   CHECK(r[0].source.empty());
   CHECK(r[0].why_not.find("alignment") != std::string::npos);
   CHECK_THROWS_AS(generate_replays(json{{"nothing", 1}}), ReplayError);
   json bad = bank_finding("ld.shared.b32", {0, 4}, 1);
   CHECK(generate_replays(json{{"findings", {bad}}})[0].why_not.find("32") != std::string::npos);
+  // A counterexample without its kind, or with a field of the wrong type, is named in the reason.
+  json untyped = bad;
+  untyped["counterexample"].erase("kind");
+  CHECK(generate_replays(json{{"findings", {untyped}}})[0].why_not.find("\"kind\"") != std::string::npos);
+  json mistyped = bad;
+  mistyped["counterexample"]["wavefronts"] = "many";
+  CHECK(generate_replays(json{{"findings", {mistyped}}})[0].why_not.find("counterexample.wavefronts must be an integer") !=
+        std::string::npos);
 }
 
 TEST_CASE("the result line is parsed, and agreement follows the method") {

@@ -57,7 +57,15 @@ CheckRun sample_run() {
   conflict.loc = at(gemm, "access");
   conflict.message = "ldmatrix.x4 reads of sA are 8-way bank conflicted";
   conflict.notes = {{{}, "lanes 0 and 8 read bank 0 at byte addresses 0x0 and 0x80"}};
-  conflict.counterexample = {{"lanes", {0, 8}}, {"bank", 0}, {"addresses", {0, 128}}};
+  rules::BankConflictCex cex;
+  cex.lanes = {0, 8};
+  cex.bank = 0;
+  cex.addresses = {0, 128};
+  cex.wavefronts = 8;
+  cex.ideal = 1;
+  cex.instruction = "ldmatrix.x4";
+  cex.arch = "sm_90";
+  conflict.counterexample = cex;
   conflict.trace = {{at(gemm, "layout sA"), "sA rows are 128 bytes apart"},
                     {at(gemm, "ldmatrix"), "ldmatrix.x4 lanes 0-7 read one row each"}};
   conflict.fingerprint = "LP002:kernels/gemm.cu:access ldmatrix.x4 sA";
@@ -76,7 +84,7 @@ CheckRun sample_run() {
   box.loc = at(attn, "box");
   box.message = "TMA box of sK is 256 bytes wide, wider than the 128-byte swizzle span";
   box.notes = {{at(attn, "(64,128)"), "inner box dimension: 128 x bf16 = 256 bytes"}};
-  box.counterexample = {{"box_bytes", 256}, {"span_bytes", 128}};
+  box.counterexample = rules::TmaBoxCex{{128, 64}, 2, "128B", std::nullopt, std::nullopt};
   box.fingerprint = "LP005:kernels/attn.py:tma load sK box (64,128) swizzle 128B";
 
   Finding invalid;
@@ -118,7 +126,7 @@ CheckRun hostile_run() {
               " del \x7F bad \xFF\xC0\x80 \xED\xA0\x80 nonchar \xEF\xBF\xBF euro \xE2\x82\xAC astral \xF0\x9D\x94\xB8";
   f.notes = {{at(weird, "\xF0\x9D\x94\xB8"), "note with </failure> and \x1B]0;title\x07"},
              {{}, "note without location & <x>"}};
-  f.counterexample = {{"text", "\xFF\x01<&>\""}, {"nested", {{"k\"<", {1, 2}}}}};
+  f.counterexample = rules::SwizzleMismatchCex{"\xFF\x01<&>\"", "k\"<", "]]> \x1B[31m"};
   f.trace = {{at(weird, "layoutproof"), "step \"1\" <a>\n"}, {{}, ""}};
   f.fingerprint = "fp \"<&>\"\n\x01";
   Finding g = f;

@@ -53,7 +53,8 @@ TEST_CASE("hostile: JSON stays valid, text survives, invalid UTF-8 becomes U+FFF
   CHECK(m.find(std::string("newline\nCR\r tab\t ctrl \x01\x1B[31m nul ") + '\0' + " del \x7F bad ") != std::string::npos);
   CHECK(m.find("bad " + kReplacement) != std::string::npos);
   CHECK(m.find("astral \xF0\x9D\x94\xB8") != std::string::npos);
-  CHECK((*f)["counterexample"]["nested"]["k\"<"] == json::array({1, 2}));
+  CHECK((*f)["counterexample"]["operation_swizzle"] == "k\"<");
+  CHECK((*f)["counterexample"]["buffer"] == kReplacement + "\x01<&>\"");
   CHECK((*f)["fingerprint"] == "fp \"<&>\"\n\x01");
   CHECK(j["tool"]["version"] == "0.1.0-dev+<&>");
 }

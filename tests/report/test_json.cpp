@@ -12,7 +12,7 @@ TEST_CASE("json report: summary, findings and obligations", "[report][json]") {
   std::string text = json_report(sample_run());
   REQUIRE(text.back() == '\n');
   json j = json::parse(text);
-  CHECK(j["version"] == 1);
+  CHECK(j["version"] == 2);
   CHECK(j["tool"] == json{{"name", "LayoutProof"}, {"version", "0.1.0"}});
   CHECK(j["summary"] == json{{"findings", 3}, {"errors", 2},      {"warnings", 1},    {"notes", 0},  {"unknowns", 1},
                              {"baselined", 0}, {"files", 3},      {"obligations", 5}, {"proven", 2}});
@@ -40,7 +40,10 @@ TEST_CASE("json report: summary, findings and obligations", "[report][json]") {
   CHECK(c["message"] == "ldmatrix.x4 reads of sA are 8-way bank conflicted");
   CHECK(c["notes"][0] == json{{"file", nullptr}, {"line", nullptr}, {"column", nullptr},
                               {"message", "lanes 0 and 8 read bank 0 at byte addresses 0x0 and 0x80"}});
-  CHECK(c["counterexample"] == json{{"lanes", {0, 8}}, {"bank", 0}, {"addresses", {0, 128}}});
+  CHECK(c["counterexample"]["kind"] == "bank-conflict");
+  CHECK(c["counterexample"]["lanes"] == json{0, 8});
+  CHECK(c["counterexample"]["addresses"] == json{0, 128});
+  CHECK(c["counterexample"]["bank"] == 0);
   REQUIRE(c["trace"].size() == 2);
   CHECK(c["trace"][0] == json{{"file", "kernels/gemm.cu"}, {"line", 2}, {"column", 17}, {"message", "sA rows are 128 bytes apart"}});
   CHECK(c["trace"][1]["column"] == 24);

@@ -97,8 +97,9 @@ TEST_CASE("LP002: the lane x bank grid is 32x32 and highlights exactly the colli
     for (const auto& r : grid) lanes.insert(r.row), banks.insert(r.col);
     CHECK(lanes.size() == 32);
     CHECK(banks.size() == 32);
-    const auto [group, bytes] = phases.at(f.counterexample["instruction"].get<std::string>());
-    const auto expected = expected_collisions(f.counterexample["lane_addresses"].get<std::vector<int64_t>>(), group, bytes);
+    const auto& ce = std::get<lp::rules::BankConflictCex>(f.counterexample);
+    const auto [group, bytes] = phases.at(ce.instruction);
+    const auto expected = expected_collisions(ce.lane_addresses, group, bytes);
     CHECK(expected.size() >= 2);
     CHECK(with_class(grid, {"hot", "pair"}) == expected);
     // The finding's own pair is drawn darker, and is among the collisions.
@@ -115,7 +116,7 @@ TEST_CASE("LP002: the tile marks the elements the colliding lanes read", "[html]
   // Finding 1: ldmatrix.x4 on the row-major 64x64 f16 tile; phase 0 is lanes 0-7, lane l reading
   // the 16-byte row at byte 128*l: row l, columns 0-7, all in banks 0-3.
   REQUIRE(doc.findings[0].rule == "LP002");
-  REQUIRE(doc.findings[0].counterexample["smem_layout"] == "(_64,_64):(_64,_1)");
+  REQUIRE(std::get<lp::rules::BankConflictCex>(doc.findings[0].counterexample).smem_layout == "(_64,_64):(_64,_1)");
   const auto tile = cells(section(html, 1), "data-r", "data-c", 1);
   REQUIRE(tile.size() == 64 * 64);
   std::set<std::pair<int64_t, int64_t>> expected;
@@ -164,12 +165,17 @@ TEST_CASE("hostile strings are inert in the page", "[html]") {
                {"line", 3},
                {"message", "<script>alert('x')</script> & </section>"},
                {"notes", {{{"message", "<iframe src=//evil>"}, {"file", nullptr}}}},
-               {"counterexample",
-                {{"instruction", "st.shared.b32"},
-                 {"lane_addresses", std::vector<int64_t>(32, 0)},
-                 {"smem_layout", "<b>bold</b>"},
-                 {"dtype", "f32"},
-                 {"<svg onload=alert(1)>", "x"}}}}}}};
+               {"counterexample", [] {
+                  lp::rules::BankConflictCex c;
+                  c.instruction = "st.shared.b32";
+                  c.arch = "sm_90";
+                  c.lane_addresses = std::vector<int64_t>(32, 0);
+                  c.smem_layout = "<b>bold</b>";
+                  c.dtype = "f32";
+                  json cj = lp::rules::to_json(c);
+                  cj["<svg onload=alert(1)>"] = "x";  // a key the reader does not know is ignored
+                  return cj;
+                }()}}}}};
   const std::string html = lp::report::render_html_report(lp::report::parse_findings_doc(j.dump(), "hostile"));
   for (const char* bad : {"<script", "<img", "<iframe", "<b>bold", "<svg onload"}) CHECK(html.find(bad) == std::string::npos);
   CHECK(html.find("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &lt;/section&gt;") != std::string::npos);
@@ -184,11 +190,25 @@ TEST_CASE("hostile strings are inert in the page", "[html]") {
 TEST_CASE("the reader is tolerant of missing fields and strict about malformed JSON", "[html]") {
   using lp::report::parse_findings_doc;
   using lp::report::ReportInputError;
-  const FindingsDoc bare = parse_findings_doc(R"({"findings": [{}, {"rule": "LP002", "counterexample": {"instruction": "nope"}}]})", "x");
+  // A finding may lack any field; a counterexample has its type's fields (the tool wrote it), and
+  // one the hardware model cannot draw still gets its section.
+  lp::rules::BankConflictCex odd;
+  odd.instruction = "nope";
+  odd.arch = "sm_90";
+  odd.lane_addresses = std::vector<int64_t>(32, 0);
+  const json odd_finding = {{"rule", "LP002"}, {"counterexample", lp::rules::to_json(odd)}};
+  const FindingsDoc bare = parse_findings_doc(json{{"findings", {json::object(), odd_finding}}}.dump(), "x");
   REQUIRE(bare.findings.size() == 2);
   const std::string html = lp::report::render_html_report(bare);
   CHECK(html.find("id=\"f2\"") != std::string::npos);
-  CHECK(html.find("No picture: the counterexample has no 32 lane_addresses") != std::string::npos);
+  CHECK(html.find("No picture: ") != std::string::npos);
+  CHECK(html.find("nope") != std::string::npos);
+  try {
+    parse_findings_doc(R"({"findings": [{"rule": "LP002", "counterexample": {"kind": "bank-conflict", "instruction": "x"}}]})", "x");
+    FAIL("a counterexample without its fields was accepted");
+  } catch (const ReportInputError& e) {
+    CHECK(std::string(e.what()) == "x: findings[0]: counterexample.issue is missing");
+  }
   CHECK_THROWS_AS(parse_findings_doc("{\"findings\": [", "x"), ReportInputError);
   CHECK_THROWS_AS(parse_findings_doc("[]", "x"), ReportInputError);
   CHECK_THROWS_AS(parse_findings_doc(R"({"findings": {}})", "x"), ReportInputError);

@@ -18,7 +18,7 @@ std::vector<std::string> summary(const lp::rules::CheckRun& run) {
   for (const auto& f : run.findings) {
     auto [line, col] = f.loc.source ? lp::line_col_of(*f.loc.source, f.loc.offset) : std::pair<size_t, size_t>{0, 0};
     s.push_back(lp::rules::file_of(f.loc) + ":" + std::to_string(line) + ":" + std::to_string(col) + " " + f.rule_id +
-                " " + f.message + " " + f.counterexample.dump() + " " + f.fingerprint);
+                " " + f.message + " " + lp::rules::to_json(f.counterexample).dump() + " " + f.fingerprint);
   }
   std::sort(s.begin(), s.end());
   return s;

@@ -76,7 +76,7 @@ TEST_CASE("LP012: the first coordinate where an annotation and CuTe differ", "[r
   CHECK(f[0]->message == "'a' is not the CuTe expression \"RowMajor\": at coordinate (1,0) (index 1) the element offset "
                          "is 1, not 64");
   CHECK(at(f[0]->loc) == std::pair<size_t, size_t>{1, 16});
-  CHECK(f[0]->counterexample["coordinate"] == nlohmann::json::array({1, 0}));
+  CHECK(std::get<lp::rules::CuteDriftCex>(f[0]->counterexample).difference.value().coordinate == std::vector<int64_t>{1, 0});
   // CuTe's definition, in probe.lp, named in words (a file's cached findings point into it alone).
   CHECK(f[0]->notes[0].message.ends_with("probe.lp:2:6)"));
   CHECK(f[1]->message == "'b' is not the CuTe expression \"RowMajor\": the shape is (128,32), not (128,64)");

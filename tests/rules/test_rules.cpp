@@ -27,6 +27,12 @@ std::vector<const Finding*> of_rule(const CheckRun& run, const std::string& id) 
 }
 
 // Line and column of a finding.
+// The finding's counterexample as the type its rule writes (a wrong type fails the test).
+template <class T>
+const T& cex(const Finding* f) {
+  return std::get<T>(f->counterexample);
+}
+
 std::pair<size_t, size_t> at(const Finding& f) { return lp::line_col_of(*f.loc.source, f.loc.offset); }
 
 std::string all_messages(const CheckRun& run) {
@@ -45,9 +51,9 @@ TEST_CASE("LP002 bank-conflict: the measured 32-wavefront ldmatrix pattern, and 
   REQUIRE(f.size() == 1);
   CHECK(at(*f[0]) == std::pair<size_t, size_t>{2, 1});
   CHECK(f[0]->message == "ldmatrix.x4 on 'sA' has bank conflicts: 32 wavefronts where 4 are ideal");
-  CHECK(f[0]->counterexample["wavefronts"] == 32);
-  CHECK(f[0]->counterexample["bank"] == 0);
-  CHECK(f[0]->counterexample["addresses"] == nlohmann::json::array({0, 128}));
+  CHECK(cex<lp::rules::BankConflictCex>(f[0]).wavefronts == 32);
+  CHECK(cex<lp::rules::BankConflictCex>(f[0]).bank == 0);
+  CHECK(cex<lp::rules::BankConflictCex>(f[0]).addresses == std::array<int64_t, 2>{0, 128});
   CheckRun good = check_text("smem sA : f16 = Sw<3,3,3> o _0 o (_64,_64):(_64,_1) align 1024\n"
                              "access a1: sA ldmatrix.x4 lanes (_16,_2,_4,_4):(_1@0,_8@1,_16@0,_16@1)\n");
   INFO(all_messages(good));
@@ -80,7 +86,7 @@ TEST_CASE("LP001 layout-injective: overlapping rows, and the replicated register
   REQUIRE(f.size() == 1);
   CHECK(at(*f[0]) == std::pair<size_t, size_t>{1, 17});
   // Element 1 is (1,0) -> 32 and element 1024 is (0,32) -> 32: found independently by hand.
-  CHECK(f[0]->counterexample["image"] == nlohmann::json::array({32}));
+  CHECK(cex<lp::rules::InjectivityCex>(f[0]).image == std::vector<int64_t>{32});
   CheckRun good = check_text("smem sD : f32 = (_32,_33):(_33,_1)\n"
                              "regs t = S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid\n"
                              "regs acc = fragment wgmma.m64n64k16.f32.C\n");
@@ -97,8 +103,8 @@ TEST_CASE("LP003 algebra-legality: CuTe's wrong composition, and a documented bu
   auto f = of_rule(bad, "LP003");
   REQUIRE(f.size() == 1);
   CHECK(f[0]->message.find("wrong at 2 of 4 points") != std::string::npos);
-  CHECK(f[0]->counterexample["expected"] == "9");  // A(B(2)) = A(8) = 2 + 7*1 = 9
-  CHECK(f[0]->counterexample["actual"] == "7");
+  CHECK(cex<lp::rules::AlgebraCex>(f[0]).expected == "9");  // A(B(2)) = A(8) = 2 + 7*1 = 9
+  CHECK(cex<lp::rules::AlgebraCex>(f[0]).actual == "7");
   CheckRun kept = check_text("compose bad = `(_6,_6):(_1,_7)` o `_4:_4`\nexpect bad illegal\n");
   CHECK(of_rule(kept, "LP003").empty());
   CheckRun wrong_expectation = check_text("compose ok = `(_8,_8):(_8,_1)` o `_16:_4`\nexpect ok illegal\n");
@@ -112,8 +118,8 @@ TEST_CASE("LP003 algebra-legality: by-mode compositions and divides with tuple t
   auto f = of_rule(bad, "LP003");
   REQUIRE(f.size() == 1);
   CHECK(at(*f[0]) == std::pair<size_t, size_t>{1, 1});
-  CHECK(f[0]->counterexample["expected"] == "9");
-  CHECK(f[0]->counterexample["actual"] == "7");
+  CHECK(cex<lp::rules::AlgebraCex>(f[0]).expected == "9");
+  CHECK(cex<lp::rules::AlgebraCex>(f[0]).actual == "7");
   // CuTe's documented 2-D divide (02_layout_algebra.md): legal, and the divide's result is a layout
   // later statements use.
   CheckRun good = check_text("divide zd = zipped_divide(`(_9,(_4,_8)):(_59,(_13,_1))`, [_3:_3, (_2,_4):(_1,_8)])\n"
@@ -133,7 +139,7 @@ TEST_CASE("expectations on compose/divide results check the layout CuTe computes
   auto f = of_rule(dup, "LP001");
   REQUIRE(f.size() == 1);
   CHECK(f[0]->message.find("layout of 'C' is not injective: elements 0 and 4 share") == 0);
-  CHECK(f[0]->counterexample["indices"] == nlohmann::json::array({0, 4}));
+  CHECK(cex<lp::rules::InjectivityCex>(f[0]).indices == std::array<int64_t, 2>{0, 4});
   // A step CuTe computes no layout for: its legality is LP003's finding, an expectation on it is
   // undecided (never silently skipped), and a later step that uses it cannot be performed.
   CheckRun none = check_text("compose R = `_8:_1` o [_2, _2]\nexpect R injective\ncompose S = R o `_2:_1`\n");
@@ -153,7 +159,7 @@ TEST_CASE("LP004 replica-coverage: three replicas miss the last warp's TMEM lane
   auto f = of_rule(bad, "LP004");
   REQUIRE(f.size() == 1);
   CHECK(at(*f[0]) == std::pair<size_t, size_t>{2, 1});
-  int64_t lane = f[0]->counterexample["uncovered"][0];
+  int64_t lane = cex<lp::rules::CoverageCex>(f[0]).uncovered.at(0);
   CHECK(lane >= 96);
   CHECK(lane <= 127);
   CheckRun good = check_text("tmem sf = S[(32,4):(1@TLane,1@TCol)] + R[4:32@TLane]\ncovers sf TLane=0..127, TCol=0..3\n");
@@ -192,14 +198,14 @@ TEST_CASE("LP008: every element a TMA box writes lands on an element of the buff
   REQUIRE(f.size() == 1);
   CHECK(f[0]->message == "TMA box of 'sA' writes element (0,1) to byte 128, where the layout has no element");
   CHECK(at(*f[0]) == std::pair<size_t, size_t>{2, 17});
-  CHECK(f[0]->counterexample["coordinate"] == nlohmann::json::array({0, 1}));
+  CHECK(cex<lp::rules::TmaBoxCex>(f[0]).coordinate == std::vector<int64_t>{0, 1});
   // A 64B-swizzled box of 16 f16 (32 bytes) pads each row to the 64-byte span (measured on an
   // H100): into a dense (16,16) tile its second row lands on byte 64, element 32, beyond row 1.
   CheckRun narrow = check_text("smem sN : f16 = Sw<2,4,3> o smem_ptr[16b](unset) o (_16,_16):(_16,_1) align 512\n"
                                "tma load sN box (16, 16) swizzle 64B\n");
   auto n = of_rule(narrow, "LP008");
   REQUIRE(n.size() == 1);
-  CHECK(n[0]->counterexample["byte"].get<int64_t>() >= 64);
+  CHECK(cex<lp::rules::TmaBoxCex>(n[0]).byte.value_or(0) >= 64);
   // What the hardware writes for the CUTLASS SW128 K-major atom tiled to 64x64 bf16, for a full
   // box, a half-width box (rows padded to 128 bytes) and a 3-D box of two 32-row slabs.
   CheckRun good = check_text("smem sB : bf16 = Sw<3,4,3> o smem_ptr[16b](unset) o (_64,_64):(_64,_1) align 1024\n"
@@ -311,8 +317,8 @@ TEST_CASE("LP009: a cp.async.cg fill whose global sectors straddle shared sector
   CHECK(at(*f[0]) == std::pair<size_t, size_t>{2, 1});
   CHECK(f[0]->severity == lp::Severity::Warning);
   CHECK(f[0]->message == "cp.async.cg.16 on 'K' moves 24 L2-to-SM sectors per instruction where its data needs 16");
-  CHECK(f[0]->counterexample["lanes"] == nlohmann::json::array({8, 9}));
-  CHECK(f[0]->counterexample["shared_sectors"] == nlohmann::json::array({4, 5}));
+  CHECK(cex<lp::rules::AsyncSectorCex>(f[0]).lanes == std::vector<int64_t>{8, 9});
+  CHECK(cex<lp::rules::AsyncSectorCex>(f[0]).shared_sectors == std::vector<int64_t>{4, 5});
   // Over the 16 instructions, every other row is split: 16 x 24 = 384 sectors for 256.
   bool total = false;
   for (const auto& n : f[0]->notes) total |= n.message.find("384 sectors where 256 carry the data (1.50x)") != std::string::npos;

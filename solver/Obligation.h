@@ -1,0 +1,89 @@
+#pragma once
+// One proof obligation and the one portfolio that decides it. A property (injectivity, coverage,
+// composition, bank conflicts, a rule's own enumeration) states what its engines are, whether its
+// domain is small, and how a refutation is confirmed by concrete evaluation; `decide` then answers
+// every obligation the same way: within the query's and the run's limits (timed_decision), by the
+// engine asked for or by the auto policy, and with every refutation re-checked before it is
+// returned.
+#include <functional>
+#include <optional>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "solver/Engines.h"
+
+namespace lp {
+
+/// Invariant: a Result is an Outcome (verdict, engine, time, reason) plus the property's witness
+/// fields, and a default-constructed Result is unknown with no witness.
+template <class Result>
+struct Obligation {
+  /// The engines with a form for this obligation. An empty one answers unknown, saying why
+  /// (`no_f2`, ...): e.g. a layout with parameters has no F2 form.
+  std::function<Result()> by_f2, by_enum, by_z3;
+  std::string no_f2 = "the F2 engine does not apply", no_enum = "the domain cannot be enumerated",
+              no_z3 = "there is no Z3 encoding";
+  /// Whether the domain is within the auto engine's enumeration limit (kAutoEnumerationLimit and
+  /// friends); asked by the auto engine only, inside the query's limits. Empty: not small.
+  std::function<bool()> small;
+  /// Optional: a bounded search for a refutation that the auto engine runs before Z3 on a large
+  /// domain; only a refutation it finds is kept (it cannot prove).
+  std::function<Result()> search;
+  /// Optional: after any engine, a verdict that is not unknown is completed here (its one-line
+  /// reason, derived fields). Runs after the re-check.
+  std::function<void(Result&)> describe;
+  /// Confirms a refutation by concrete evaluation: nullopt when it holds, else what failed.
+  std::function<std::optional<std::string>(Result&)> confirm;
+};
+
+namespace detail {
+
+template <class Result>
+Result run_engine(const std::function<Result()>& engine, Engine which, const std::string& why_not) {
+  if (engine) return engine();
+  Result r;
+  r.engine = which;
+  r.reason = why_not;
+  return r;
+}
+
+}  // namespace detail
+
+/// Decides `o` with `engine` (Auto: the portfolio's one policy, decide_auto) within `limits`.
+template <class Result>
+Result decide(const Obligation<Result>& o, Engine engine, const SolverLimits& limits) {
+  return timed_decision<Result>(engine, limits, [&] {
+    auto f2 = [&] { return detail::run_engine(o.by_f2, Engine::F2, o.no_f2); };
+    auto enumerate = [&] { return detail::run_engine(o.by_enum, Engine::Enum, o.no_enum); };
+    auto z3 = [&] { return detail::run_engine(o.by_z3, Engine::Z3, o.no_z3); };
+    Result r;
+    switch (engine) {
+      case Engine::F2: r = f2(); break;
+      case Engine::Enum: r = enumerate(); break;
+      case Engine::Z3: r = z3(); break;
+      case Engine::Auto:
+        r = decide_auto<Result>(o.small && o.small(), f2, enumerate, [&] {
+          if (o.search) {
+            if (Result found = o.search(); found.verdict == Verdict::Refuted) return found;
+          }
+          return z3();
+        });
+        break;
+    }
+    if (r.verdict == Verdict::Refuted && o.confirm) {
+      if (std::optional<std::string> failed = o.confirm(r)) {
+        const Engine by = r.engine;
+        r = Result{};
+        r.engine = by;
+        r.reason = fmt::format("internal error: the {} engine's counterexample failed the concrete re-check: {}",
+                               engine_name(by), *failed);
+        return r;
+      }
+    }
+    if (r.verdict != Verdict::Unknown && o.describe) o.describe(r);
+    return r;
+  });
+}
+
+}  // namespace lp
