@@ -38,7 +38,7 @@ int64_t index_option(const Layout& l, const std::string& text) {
   std::vector<int64_t> coord;
   for (size_t k = 0; k < items.size(); ++k) {
     const int64_t c = parse_int_option(items[k], "--at");
-    if (modes[k].extent == kUnknownExtent) throw InputError(fmt::format("--at '{}': mode {} has no extent", text, k));
+    if (!modes[k].extent.known()) throw InputError(fmt::format("--at '{}': mode {} has no extent", text, k));
     if (c < 0 || c >= modes[k].extent)
       throw InputError(fmt::format("--at '{}': entry {} of mode {} is outside [0, {})", text, c, k, modes[k].extent));
     coord.push_back(c);

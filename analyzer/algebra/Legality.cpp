@@ -165,7 +165,7 @@ Check check_zeros_removed(const CuteLayout& l, const CuteLayout& r, const char* 
   for (const Mode& m : li.modes()) {
     // CuTe removes only modes whose stride is a static _0; a dynamic 0 stays.
     const bool zero = m.static_stride && std::all_of(m.stride.begin(), m.stride.end(), [](int64_t s) { return s == 0; });
-    extents.push_back(zero ? 1 : m.extent);
+    extents.push_back(zero ? 1 : m.extent.count());
     size = checked_mul(size, extents.back());
   }
   const Evaluator er(to_ir(r));

@@ -129,11 +129,11 @@ Layout Layout::make(LayoutParts p) {
   bool known = true;
   for (const Mode& m : q.modes) {
     if (m.stride.size() != n_axes) throw LayoutError("a stride does not have one entry per axis");
-    if (m.extent == kUnknownExtent) {
+    if (!m.extent.known()) {
       known = false;
       continue;
     }
-    if (m.extent < 1) throw LayoutError(fmt::format("extent {} must be >= 1", m.extent));
+    if (m.extent < 1) throw LayoutError(fmt::format("extent {} must be >= 1", m.extent.count()));
     try {
       size = checked_mul(size, m.extent);
     } catch (const OverflowError&) {
@@ -163,6 +163,11 @@ Layout Layout::make(LayoutParts p) {
   return l;
 }
 
+int64_t Extent::count() const {
+  if (!count_) throw LayoutError("a stride-only descriptor leaf has no extent: give a shape");
+  return *count_;
+}
+
 std::optional<size_t> Layout::axis_index(const Axis& axis) const {
   for (size_t i = 0; i < p_.axes.size(); ++i)
     if (p_.axes[i] == axis) return i;
@@ -171,7 +176,7 @@ std::optional<size_t> Layout::axis_index(const Axis& axis) const {
 
 bool Layout::has_domain() const {
   return std::none_of(p_.modes.begin(), p_.modes.end(),
-                      [](const Mode& m) { return m.extent == kUnknownExtent; });
+                      [](const Mode& m) { return !m.extent.known(); });
 }
 
 void Layout::require_domain() const {

@@ -22,10 +22,11 @@
 //
 // Invariants (checked by Layout::make, which throws LayoutError otherwise):
 //   - axes are distinct; every stride, replica stride and the offset have axes().size() entries;
-//   - extents are >= 1, or kUnknownExtent (a stride-only descriptor); replica extents are >= 1;
+//   - extents are >= 1, or unknown (Extent::unknown(): a stride-only descriptor); replica extents are >= 1;
 //   - size (product of extents) fits in int64; the nesting tree has exactly modes().size() leaves;
 //   - basis axes form a consistent tree (no basis path is a proper prefix of another);
 //   - post stages exist only when the codomain has the memory axis `m`.
+#include <concepts>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -46,14 +47,37 @@ class LayoutError : public Error {
 
 enum class IndexOrder { Colex, RowMajor };
 
-/// Marks the extent of a stride-only descriptor leaf, whose domain is not known.
-inline constexpr int64_t kUnknownExtent = -1;
+/// A mode's extent: a count >= 1 (Layout::make checks it), or unknown: a stride-only descriptor
+/// leaf, whose domain is not written. Read as a number only where the layout has a domain
+/// (Layout::has_domain); reading an unknown extent throws LayoutError rather than giving a count.
+class Extent {
+ public:
+  constexpr Extent(int64_t count = 1) : count_(count) {}  // NOLINT: an extent is a count
+  static constexpr Extent unknown() {
+    Extent e;
+    e.count_.reset();
+    return e;
+  }
+  constexpr bool known() const { return count_.has_value(); }
+  /// The count. Throws LayoutError for an unknown extent.
+  int64_t count() const;
+  operator int64_t() const { return count(); }  // NOLINT: modes with a domain are read as counts
+  bool operator==(const Extent&) const = default;
+  /// An unknown extent equals no count.
+  template <std::integral T>
+  friend bool operator==(const Extent& e, T count) {
+    return e.count_ == static_cast<int64_t>(count);
+  }
+
+ private:
+  std::optional<int64_t> count_;
+};
 
 /// A point of the codomain, or a displacement: one integer per axis of the owning layout.
 using Point = std::vector<int64_t>;
 
 struct Mode {
-  int64_t extent = 1;
+  Extent extent = 1;
   Point stride;
   bool static_extent = true;  ///< CuTe `_4` (static) vs `4` (dynamic); printing only
   bool static_stride = true;

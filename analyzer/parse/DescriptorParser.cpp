@@ -69,7 +69,6 @@ void parse_entry(Cursor& c, TreeNode& shape, TreeNode& stride, AxisTable& axes) 
     printed.push_back(static_cast<uint32_t>(d));
     if (printed.size() > 16) c.fail_at(dim_at, "a basis naming more than 16 nested dimensions");
   } while (c.peek() == '@');
-  shape.extent = kUnknownExtent;
   shape.unknown_extent = true;
   shape.static_value = stride.static_value = false;
   stride.term.value = num;

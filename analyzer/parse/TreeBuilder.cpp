@@ -22,7 +22,8 @@ Nest walk(Cursor& c, const TreeNode& shape, const TreeNode& stride, const AxisTa
       c.fail_at(shape.at, fmt::format("extent {} must be >= 1", shape.extent));
     if (shape.param && shape.param->coeff < 1)
       c.fail_at(shape.at, "a parameter extent needs a positive coefficient");
-    modes.push_back(Mode{shape.extent, axes.dense(stride.term), shape.static_value, stride.static_value});
+    modes.push_back(Mode{shape.unknown_extent ? Extent::unknown() : Extent(shape.extent), axes.dense(stride.term),
+                         shape.static_value, stride.static_value});
     if (uses && shape.param)
       uses->push_back(ParamUse{modes.size() - 1, ParamUse::Field::Extent, 0, shape.param->param, shape.param->coeff});
     if (uses && stride.param && stride.term.axis)

@@ -14,7 +14,7 @@ struct TreeNode {
   std::vector<TreeNode> children;
   size_t at = 0;              ///< offset of the node in the source
   int64_t extent = 0;         ///< shape leaves
-  bool unknown_extent = false;  ///< a descriptor leaf: no extent was written (extent is then kUnknownExtent)
+  bool unknown_extent = false;  ///< a descriptor leaf: no extent was written (its mode's extent is unknown)
   Term term;                  ///< stride leaves
   bool static_value = true;   ///< CuTe `_N`
   std::optional<ParamTerm> param;  ///< the extent or stride is a declared parameter term

@@ -185,14 +185,14 @@ Cfg build_cfg(const Function& f) {
       }
     }
   auto body_size = [&](const Loop& l) { return std::count(l.contains.begin(), l.contains.end(), 1); };
-  g.innermost.assign(static_cast<size_t>(nb), -1);
+  g.innermost.assign(static_cast<size_t>(nb), std::nullopt);
   for (size_t id = 0; id < g.loops.size(); ++id) {
     Loop& l = g.loops[id];
     for (int b : g.rpo)
       if (l.contains[static_cast<size_t>(b)]) l.blocks_rpo.push_back(b);
     for (int b : l.blocks_rpo) {
-      int& in = g.innermost[static_cast<size_t>(b)];
-      if (in == -1 || body_size(g.loops[static_cast<size_t>(in)]) > body_size(l)) in = static_cast<int>(id);
+      std::optional<int>& in = g.innermost[static_cast<size_t>(b)];
+      if (!in || body_size(g.loops[static_cast<size_t>(*in)]) > body_size(l)) in = static_cast<int>(id);
     }
   }
   for (size_t id = 0; id < g.loops.size(); ++id) {
@@ -200,7 +200,7 @@ Cfg build_cfg(const Function& f) {
     for (size_t other = 0; other < g.loops.size(); ++other) {
       if (other == id || !g.loops[other].contains[static_cast<size_t>(l.header)]) continue;
       if (body_size(g.loops[other]) <= body_size(l)) continue;
-      if (l.parent == -1 || body_size(g.loops[static_cast<size_t>(l.parent)]) > body_size(g.loops[other]))
+      if (!l.parent || body_size(g.loops[static_cast<size_t>(*l.parent)]) > body_size(g.loops[other]))
         l.parent = static_cast<int>(other);
     }
     std::set<int> written;

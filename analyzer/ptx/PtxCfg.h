@@ -20,7 +20,7 @@ struct Loop {
   int header = 0;
   std::vector<char> contains;    ///< per block
   std::vector<int> blocks_rpo;   ///< the body in reverse post-order (header first)
-  int parent = -1;               ///< the innermost enclosing loop
+  std::optional<int> parent;     ///< the innermost enclosing loop; none at the outermost level
   std::vector<int> carried;      ///< registers written in the body (register indices)
 };
 
@@ -28,7 +28,7 @@ struct Cfg {
   std::vector<Block> blocks;
   std::vector<int> block_of;     ///< instruction -> block
   std::vector<int> rpo;          ///< reachable blocks in reverse post-order
-  std::vector<int> innermost;    ///< block -> innermost loop, -1 outside loops
+  std::vector<std::optional<int>> innermost;  ///< block -> innermost loop; none outside loops
   std::vector<Loop> loops;
   std::unordered_map<std::string, int> reg_index;  ///< register name -> index into a state
   std::vector<int> reg_bits;                        ///< width of each register (1..64)

@@ -102,7 +102,7 @@ class KernelEval {
   struct Frame {
     const Function* fn;
     const Cfg* cfg;
-    size_t call_pos;
+    std::optional<size_t> call_pos;  ///< the PTX offset of the call that entered; none for the kernel
     std::optional<size_t> call_loc;
   };
 
@@ -348,8 +348,8 @@ class KernelEval {
     o.pos = pos;
     o.debug_loc = loc;
     for (const Frame& f : stack_)
-      if (f.call_pos != static_cast<size_t>(-1)) {
-        o.call_positions.push_back(f.call_pos);
+      if (f.call_pos) {
+        o.call_positions.push_back(*f.call_pos);
         o.call_debug_locs.push_back(f.call_loc);
       }
     return o;
@@ -966,12 +966,12 @@ class KernelEval {
       return;
     }
     entry.regs.assign(cfg.reg_bits.size(), kUnset);
-    stack_.push_back(Frame{&f, &cfg, call_site ? call_site->first : static_cast<size_t>(-1),
+    stack_.push_back(Frame{&f, &cfg, call_site ? std::optional<size_t>(call_site->first) : std::nullopt,
                            call_site ? call_site->second : std::nullopt});
     std::vector<State> saved_returns;
     std::swap(saved_returns, returns_);
     RegionOut out;
-    run_region(-1, std::move(entry), out);
+    run_region(std::nullopt, std::move(entry), out);
     std::swap(saved_returns, returns_);
     for (State& r : saved_returns) returns.push_back(std::move(r));
     stack_.pop_back();
@@ -1055,37 +1055,38 @@ class KernelEval {
     if (static_cast<size_t>(b + 1) < fr.cfg->blocks.size()) deliver(b + 1, std::move(s));
   }
 
-  // The blocks of the function (loop == -1) or of one loop's body, in reverse post-order; inner
+  // The blocks of the function (no loop) or of one loop's body, in reverse post-order; inner
   // loops are evaluated as units where their header comes.
-  void run_region(int loop, State header_state, RegionOut& out) {
+  void run_region(std::optional<int> loop, State header_state, RegionOut& out) {
     const Frame& fr = stack_.back();
     const Cfg& cfg = *fr.cfg;
-    const std::vector<int>& order = loop < 0 ? cfg.rpo : cfg.loops[static_cast<size_t>(loop)].blocks_rpo;
-    const int header = loop < 0 ? 0 : cfg.loops[static_cast<size_t>(loop)].header;
+    const std::vector<int>& order = !loop ? cfg.rpo : cfg.loops[static_cast<size_t>(*loop)].blocks_rpo;
+    const int header = !loop ? 0 : cfg.loops[static_cast<size_t>(*loop)].header;
     std::map<int, std::vector<State>> incoming;
-    auto in_region = [&](int b) { return loop < 0 || cfg.loops[static_cast<size_t>(loop)].contains[static_cast<size_t>(b)]; };
-    if (loop < 0) incoming[0].push_back(std::move(header_state));
+    auto in_region = [&](int b) { return !loop || cfg.loops[static_cast<size_t>(*loop)].contains[static_cast<size_t>(b)]; };
+    if (!loop) incoming[0].push_back(std::move(header_state));
     auto deliver = [&](int t, State st) {
-      if (loop >= 0 && t == header) out.latches.push_back(std::move(st));
+      if (loop && t == header) out.latches.push_back(std::move(st));
       else if (in_region(t)) incoming[t].push_back(std::move(st));
       else out.exits.emplace_back(t, std::move(st));
     };
     for (int b : order) {
-      int child = cfg.innermost[static_cast<size_t>(b)];
-      while (child != -1 && cfg.loops[static_cast<size_t>(child)].parent != loop) child = cfg.loops[static_cast<size_t>(child)].parent;
-      if (child != -1 && child != loop) {
-        if (b != cfg.loops[static_cast<size_t>(child)].header) continue;
+      // The loop directly inside this region that holds b, if any.
+      std::optional<int> child = cfg.innermost[static_cast<size_t>(b)];
+      while (child && cfg.loops[static_cast<size_t>(*child)].parent != loop) child = cfg.loops[static_cast<size_t>(*child)].parent;
+      if (child && child != loop) {
+        if (b != cfg.loops[static_cast<size_t>(*child)].header) continue;
         auto it = incoming.find(b);
         if (it == incoming.end() || it->second.empty()) continue;
         std::vector<State> entries = std::move(it->second);
         incoming.erase(it);
         std::vector<std::pair<int, State>> exits;
-        process_loop(child, entries, exits);
+        process_loop(*child, entries, exits);
         for (auto& [t, st] : exits) deliver(t, std::move(st));
         continue;
       }
       State s;
-      if (loop >= 0 && b == header) {
+      if (loop && b == header) {
         s = std::move(header_state);
       } else {
         auto it = incoming.find(b);

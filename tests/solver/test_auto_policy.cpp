@@ -1,4 +1,4 @@
-// The auto engine decides every property by one policy (solver/Engines.h, decide_auto): F2, else
+// The auto engine decides every property by one policy (solver/Obligation.h, decide): F2, else
 // enumeration when small, else Z3, and enumeration within the query's limits when Z3 is undecided.
 // Here Z3 is starved (1 ms per query) on domains above the auto enumeration limit (2^18 points)
 // that F2 cannot take (extents that are not powers of two), so only the fallback can decide.
@@ -8,6 +8,7 @@
 #include "solver/Composition.h"
 #include "solver/Coverage.h"
 #include "solver/Injectivity.h"
+#include "solver/Obligation.h"
 
 namespace {
 
@@ -52,4 +53,101 @@ TEST_CASE("auto: injectivity falls back to enumeration when Z3 is undecided", "[
         lp::Verdict::Proven);
   const auto bad = lp::prove_injective(layout("(_1000,_600):(_1,_999)"), lp::Engine::Auto, starved_z3());
   CHECK(bad.verdict == lp::Verdict::Refuted);
+}
+
+// ---- the portfolio itself (solver/Obligation.h), on obligations whose engines are stand-ins ----
+
+namespace {
+
+// A stand-in result with a witness: the "counterexample" is a number the re-check accepts when even.
+struct Toy : lp::Outcome {
+  std::optional<int> witness;
+};
+
+Toy answer(lp::Engine e, lp::Verdict v, std::optional<int> w = std::nullopt) {
+  Toy t;
+  t.engine = e;
+  t.verdict = v;
+  t.witness = w;
+  return t;
+}
+
+lp::Obligation<Toy> even_witnesses() {
+  lp::Obligation<Toy> o;
+  o.confirm = [](Toy& t) -> std::optional<std::string> {
+    if (*t.witness % 2 == 0) return std::nullopt;
+    return "witness " + std::to_string(*t.witness) + " is odd";
+  };
+  o.describe = [](Toy& t) { t.reason = t.witness ? "witness " + std::to_string(*t.witness) : "none"; };
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("portfolio: a refutation that fails its re-check is unknown, never reported", "[solver][obligation]") {
+  lp::Obligation<Toy> o = even_witnesses();
+  o.by_enum = [] { return answer(lp::Engine::Enum, lp::Verdict::Refuted, 3); };
+  const Toy r = lp::decide(o, lp::Engine::Enum, {});
+  CHECK(r.verdict == lp::Verdict::Unknown);
+  CHECK(!r.witness);
+  CHECK(r.reason == "internal error: the enum engine's counterexample failed the concrete re-check: witness 3 is odd");
+  o.by_enum = [] { return answer(lp::Engine::Enum, lp::Verdict::Refuted, 4); };
+  const Toy ok = lp::decide(o, lp::Engine::Enum, {});
+  CHECK(ok.verdict == lp::Verdict::Refuted);
+  CHECK(ok.reason == "witness 4");
+}
+
+TEST_CASE("portfolio: an engine without a form answers unknown with its reason", "[solver][obligation]") {
+  lp::Obligation<Toy> o = even_witnesses();
+  o.no_f2 = "the F2 engine does not take parameters";
+  const Toy r = lp::decide(o, lp::Engine::F2, {});
+  CHECK(r.verdict == lp::Verdict::Unknown);
+  CHECK(r.engine == lp::Engine::F2);
+  CHECK(r.reason == "the F2 engine does not take parameters");
+}
+
+TEST_CASE("portfolio: the auto policy's order", "[solver][obligation]") {
+  std::vector<std::string> asked;
+  lp::Obligation<Toy> o = even_witnesses();
+  auto engine = [&](const char* name, lp::Engine e, lp::Verdict v, std::optional<int> w = std::nullopt) {
+    return [&asked, name, e, v, w] {
+      asked.push_back(name);
+      return answer(e, v, w);
+    };
+  };
+  o.by_f2 = engine("f2", lp::Engine::F2, lp::Verdict::Unknown);
+  o.by_enum = engine("enum", lp::Engine::Enum, lp::Verdict::Proven);
+  o.by_z3 = engine("z3", lp::Engine::Z3, lp::Verdict::Unknown);
+  SECTION("small: F2, then enumeration") {
+    o.small = [] { return true; };
+    CHECK(lp::decide(o, lp::Engine::Auto, {}).engine == lp::Engine::Enum);
+    CHECK(asked == std::vector<std::string>{"f2", "enum"});
+  }
+  SECTION("large: F2, the search (its proof is not kept), Z3, then enumeration when Z3 is undecided") {
+    o.search = engine("search", lp::Engine::Enum, lp::Verdict::Proven);
+    const Toy r = lp::decide(o, lp::Engine::Auto, {});
+    CHECK(asked == std::vector<std::string>{"f2", "search", "z3", "enum"});
+    CHECK(r.verdict == lp::Verdict::Proven);
+  }
+  SECTION("large: a refutation the search finds is the answer, re-checked") {
+    o.search = engine("search", lp::Engine::Enum, lp::Verdict::Refuted, 8);
+    const Toy r = lp::decide(o, lp::Engine::Auto, {});
+    CHECK(asked == std::vector<std::string>{"f2", "search"});
+    CHECK(r.verdict == lp::Verdict::Refuted);
+    CHECK(r.witness == 8);
+  }
+  SECTION("F2 decides first") {
+    o.by_f2 = engine("f2", lp::Engine::F2, lp::Verdict::Proven);
+    CHECK(lp::decide(o, lp::Engine::Auto, {}).engine == lp::Engine::F2);
+    CHECK(asked == std::vector<std::string>{"f2"});
+  }
+}
+
+TEST_CASE("portfolio: an engine that overflows or runs out of budget is unknown with the reason", "[solver][obligation]") {
+  lp::Obligation<Toy> o = even_witnesses();
+  o.by_enum = []() -> Toy { throw lp::OverflowError("offset overflows"); };
+  const Toy r = lp::decide(o, lp::Engine::Enum, {});
+  CHECK(r.verdict == lp::Verdict::Unknown);
+  CHECK(r.reason.find("evaluation overflowed: ") == 0);
+  CHECK(r.reason.find("offset overflows") != std::string::npos);
 }
