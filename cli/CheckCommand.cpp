@@ -57,6 +57,10 @@ class CheckCommand : public Command {
                     "proofs that would pass it are reported as unknown")
         ->check(CLI::Range(16, 1048576));
     sub->add_flag("--no-progress", no_progress_, "No progress line, even on a terminal");
+    sub->add_flag("--verbose,-v", verbose_,
+                  "Text format: one line per obligation, its verdict and what the proof rests on (engine, points, "
+                  "wavefronts and ideal, issues and base residues)");
+    sub->add_flag("--show-proven", show_proven_, "Text format: a table of the proven obligations");
     sub->add_option("--fail-on", fail_on_, "Least severity that fails the gate: error, warning (default) or note")
         ->check(CLI::IsMember({"error", "warning", "note"}));
     return sub;
@@ -106,7 +110,7 @@ class CheckCommand : public Command {
     } catch (const report::BaselineError& e) {
       throw InputError(e.what());
     }
-    const std::string text = report::render_report(*report::parse_format(format_), run);
+    const std::string text = report::render_report(*report::parse_format(format_), run, {}, {verbose_, show_proven_});
     if (!report_dir_.empty()) {
       try {
         report::write_report_dir(report::findings_doc(run), report_dir_);
@@ -130,7 +134,7 @@ class CheckCommand : public Command {
   unsigned jobs_ = 0;
   std::optional<double> time_budget_;
   std::optional<unsigned> memory_mb_;
-  bool no_cache_ = false, no_progress_ = false;
+  bool no_cache_ = false, no_progress_ = false, verbose_ = false, show_proven_ = false;
 };
 
 }  // namespace

@@ -64,6 +64,7 @@ ojson json_report_value(const CheckRun& run) {
     j["description"] = o->description;
     j["passed"] = o->passed;
     j["time_ms"] = o->time_ms;
+    j["proof"] = ojson(rules::to_json(o->proof));
     obligations.push_back(std::move(j));
   }
   out["obligations"] = std::move(obligations);

@@ -16,9 +16,9 @@ std::optional<Format> parse_format(std::string_view name) {
   return std::nullopt;
 }
 
-std::string render_report(Format format, const CheckRun& run, const SarifOptions& sarif) {
+std::string render_report(Format format, const CheckRun& run, const SarifOptions& sarif, const TextOptions& text) {
   switch (format) {
-    case Format::Text: return text_report(run);
+    case Format::Text: return text_report(run, text);
     case Format::Json: return json_report(run);
     case Format::Sarif: return sarif_report(run, sarif);
     case Format::Junit: return junit_report(run);

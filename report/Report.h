@@ -6,6 +6,7 @@
 
 #include "report/Findings.h"
 #include "report/SarifReport.h"
+#include "report/TextReport.h"
 
 namespace lp::report {
 
@@ -15,6 +16,6 @@ enum class Format { Text, Json, Sarif, Junit, CodeQuality };
 std::optional<Format> parse_format(std::string_view name);
 
 /// The complete report in `format`, deterministic for a given run (SARIF options aside).
-std::string render_report(Format format, const CheckRun& run, const SarifOptions& sarif = {});
+std::string render_report(Format format, const CheckRun& run, const SarifOptions& sarif = {}, const TextOptions& text = {});
 
 }  // namespace lp::report

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <array>
+
 #include "report/Common.h"
 
 namespace lp::report {
@@ -55,9 +57,70 @@ std::string summary_line(const CheckRun& run) {
   return out;
 }
 
-std::string text_report(const CheckRun& run) {
+std::string proof_text(const rules::ProofSummary& p) {
+  std::vector<std::string> parts{p.engine};
+  if (p.points) parts.push_back(plural(static_cast<size_t>(*p.points), "point", "points"));
+  if (p.wavefronts && p.ideal)
+    parts.push_back(fmt::format("worst {}, ideal {}", plural(static_cast<size_t>(*p.wavefronts), "wavefront", "wavefronts"), *p.ideal));
+  if (p.issues) {
+    std::string s = plural(static_cast<size_t>(*p.issues), "issue", "issues");
+    if (p.base_residues)
+      s += fmt::format(" x {}", plural(static_cast<size_t>(*p.base_residues), "base residue", "base residues"));
+    if (p.base_alignment) s += fmt::format(" ({}-byte alignment)", *p.base_alignment);
+    parts.push_back(s);
+  }
+  return fmt::format("{}", fmt::join(parts, "; "));
+}
+
+namespace {
+
+const char* obligation_verdict(const Obligation& o) {
+  if (o.passed) return "proven";
+  return o.proof ? "refuted" : "not proven";
+}
+
+std::string obligation_lines(const CheckRun& run) {
+  std::string out;
+  for (const Obligation* o : sorted_obligations(run.obligations)) {
+    const Position p = position_of(o->loc);
+    const std::string where = p.file.empty() ? "<no location>" : fmt::format("{}:{}:{}", one_line(p.file), p.line, p.column);
+    out += fmt::format("{}: {}: {} [{}] ({}{:.1f} ms)\n", where, obligation_verdict(*o), one_line(o->description), o->rule_id,
+                       o->proof ? proof_text(*o->proof) + "; " : "", o->time_ms);
+  }
+  return out;
+}
+
+std::string proven_table(const CheckRun& run) {
+  std::vector<std::array<std::string, 5>> rows;
+  for (const Obligation* o : sorted_obligations(run.obligations)) {
+    if (!o->passed) continue;
+    const Position p = position_of(o->loc);
+    rows.push_back({p.file.empty() ? "-" : fmt::format("{}:{}:{}", one_line(p.file), p.line, p.column), o->rule_id,
+                    o->proof ? proof_text(*o->proof) : "-", fmt::format("{:.1f} ms", o->time_ms), one_line(o->description)});
+  }
+  std::string out = fmt::format("{}:\n", plural(rows.size(), "proven obligation", "proven obligations"));
+  if (rows.empty()) return out;
+  const std::array<std::string, 5> head{"location", "rule", "proof", "time", "obligation"};
+  std::array<size_t, 5> width{};
+  for (size_t c = 0; c < 5; ++c) {
+    width[c] = head[c].size();
+    for (const auto& r : rows) width[c] = std::max(width[c], r[c].size());
+  }
+  auto line = [&](const std::array<std::string, 5>& r) {
+    return fmt::format("  {:<{}}  {:<{}}  {:<{}}  {:>{}}  {}\n", r[0], width[0], r[1], width[1], r[2], width[2], r[3], width[3], r[4]);
+  };
+  out += line(head);
+  for (const auto& r : rows) out += line(r);
+  return out;
+}
+
+}  // namespace
+
+std::string text_report(const CheckRun& run, const TextOptions& options) {
   std::string out;
   for (const Finding* f : sorted_findings(run.findings)) out += render_finding(*f);
+  if (options.verbose) out += obligation_lines(run);
+  if (options.show_proven) out += proven_table(run);
   out += summary_line(run);
   out += '\n';
   return out;

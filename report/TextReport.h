@@ -15,7 +15,17 @@ std::string render_finding(const Finding& f);
 /// e.g. "3 findings (2 errors, 1 warning), 1 unknown, 2 baselined, in 5 files; 41 obligations proven"
 std::string summary_line(const CheckRun& run);
 
-/// Every finding in file/line/column/rule order, then the summary line.
-std::string text_report(const CheckRun& run);
+struct TextOptions {
+  bool verbose = false;      ///< one line per obligation: its verdict and what the proof rests on
+  bool show_proven = false;  ///< a table of the proven obligations
+};
+
+/// What a proof rests on, in words: "f2; worst 1 wavefront, ideal 1; 16 issues x 8 base residues
+/// (16-byte alignment)"; "" without one.
+std::string proof_text(const rules::ProofSummary& p);
+
+/// Every finding in file/line/column/rule order, then (as asked) the obligations and the table of
+/// proven ones, then the summary line.
+std::string text_report(const CheckRun& run, const TextOptions& options = {});
 
 }  // namespace lp::report

@@ -36,8 +36,11 @@ class AlgebraRule : public Rule {
       const bool expected_illegal = expect != nullptr;
       const annotate::Statement& owner = expected_illegal ? *expect : s;
       const bool illegal = out->check.verdict == algebra::Verdict::Illegal;
+      // The algebra decides legality by evaluating the whole domain.
+      std::optional<rules::ProofSummary> proof;
+      if (out->check.verdict != algebra::Verdict::Unknown) proof = rules::ProofSummary{engine_name(Engine::Enum), {}, {}, {}, {}, {}, {}};
       sink.obligation(owner, s.loc, what + (expected_illegal ? " is illegal, as expected" : " is legal"),
-                      out->check.verdict != algebra::Verdict::Unknown && illegal == expected_illegal, step.time_ms);
+                      out->check.verdict != algebra::Verdict::Unknown && illegal == expected_illegal, step.time_ms, proof);
       if (out->check.verdict == algebra::Verdict::Unknown) {
         sink.report(owner, unknown_finding(s.loc, what + (expected_illegal ? " is illegal" : " is legal"), out->check.reason));
         continue;

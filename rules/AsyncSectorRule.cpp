@@ -4,6 +4,8 @@
 #include "hw/AsyncCopy.h"
 #include "rules/Rule.h"
 #include "rules/RuleSupport.h"
+#include "hw/HwError.h"
+#include "solver/Obligation.h"
 #include "solver/SmemAccess.h"
 
 namespace lp::rules {
@@ -19,6 +21,51 @@ struct Worst {
   hw::BypassSectors sectors;
   std::vector<int64_t> addresses;
 };
+
+// The worst instruction over every issue and base residue, and the worst base's totals.
+struct SectorResult : Outcome {
+  std::optional<Worst> worst;
+  int64_t total = 0, ideal = 0;
+  bool invalid = false;  ///< an address the hardware refuses (LP002's finding)
+};
+
+SectorResult enumerate(const SmemAccess& access, const hw::Arch& arch, const hw::SmemInstr& instr, const SolverLimits& limits) {
+  SectorResult r;
+  r.engine = Engine::Enum;
+  if (access.issue_count() > limits.max_enumeration / hw::kWarpLanes / access.base_residue_count()) {
+    r.reason = fmt::format("{} issues x {} base residues exceed the enumeration limit", access.issue_count(),
+                           access.base_residue_count());
+    return r;
+  }
+  try {
+    for (int64_t base = 0; base < access.base_period(); base += access.base_align()) {
+      int64_t base_total = 0, base_ideal = 0;
+      for (int64_t issue = 0; issue < access.issue_count(); ++issue) {
+        checkpoint();
+        std::vector<int64_t> addresses = access.addresses(issue, base);
+        hw::BypassSectors b = hw::bypass_sectors(arch, instr, addresses);
+        base_total += b.sectors;
+        base_ideal += b.ideal;
+        if (!r.worst || b.sectors - b.ideal > r.worst->sectors.sectors - r.worst->sectors.ideal)
+          r.worst = Worst{issue, base, std::move(b), std::move(addresses)};
+      }
+      if (base_total - base_ideal > r.total - r.ideal) {
+        r.total = base_total;
+        r.ideal = base_ideal;
+      }
+    }
+  } catch (const AccessError& e) {
+    r.invalid = true;
+    r.reason = e.what();
+    return r;
+  } catch (const hw::HwError& e) {
+    r.invalid = true;
+    r.reason = e.what();
+    return r;
+  }
+  r.verdict = r.worst && r.worst->sectors.sectors > r.worst->sectors.ideal ? Verdict::Refuted : Verdict::Proven;
+  return r;
+}
 
 class AsyncSectorRule : public Rule {
  public:
@@ -44,32 +91,34 @@ class AsyncSectorRule : public Rule {
       if (!buf->layout->parsed.param_uses.empty() || !acc->lanes.parsed.param_uses.empty()) continue;  // LP002 says unknown
       const std::string what = fmt::format("{} on '{}'", acc->instr->name, acc->buffer.text);
       const hw::Arch& arch = acc->arch ? *acc->arch : hw::default_arch();
-      std::optional<Worst> worst;
-      int64_t total = 0, ideal = 0, issues = 0;
+      std::optional<SmemAccess> access;
       try {
-        const SmemAccess access(buf->layout->parsed.layout, buf->dtype->bits, acc->lanes.parsed.layout, *acc->instr, arch,
-                                buf->align ? buf->align->value : kAssumedAlignment);
-        issues = access.issue_count();
-        for (int64_t base = 0; base < access.base_period(); base += access.base_align()) {
-          int64_t base_total = 0, base_ideal = 0;
-          for (int64_t issue = 0; issue < access.issue_count(); ++issue) {
-            std::vector<int64_t> addresses = access.addresses(issue, base);
-            hw::BypassSectors b = hw::bypass_sectors(arch, *acc->instr, addresses);
-            base_total += b.sectors;
-            base_ideal += b.ideal;
-            if (!worst || b.sectors - b.ideal > worst->sectors.sectors - worst->sectors.ideal)
-              worst = Worst{issue, base, std::move(b), std::move(addresses)};
-          }
-          if (base_total - base_ideal > total - ideal) {
-            total = base_total;
-            ideal = base_ideal;
-          }
-        }
-      } catch (const std::exception&) {
-        continue;  // an access LP002 reports as invalid or unmodellable
+        access.emplace(buf->layout->parsed.layout, buf->dtype->bits, acc->lanes.parsed.layout, *acc->instr, arch,
+                       buf->align ? buf->align->value : kAssumedAlignment);
+      } catch (const AccessError&) {
+        continue;  // an access LP002 reports as unmodellable
       }
-      const bool passed = worst && worst->sectors.sectors == worst->sectors.ideal;
-      sink.obligation(s, s.loc, what + " moves only the L2-to-SM sectors its data needs", passed, 0);
+      // Every issue at every base residue, as one obligation of the portfolio (its engine is this
+      // enumeration), within the run's time and memory budget.
+      const std::string claim = what + " moves only the L2-to-SM sectors its data needs";
+      lp::Obligation<SectorResult> o;
+      o.by_enum = [&] { return enumerate(*access, arch, *acc->instr, ctx.config.limits); };
+      o.small = [] { return true; };
+      const SectorResult r = decide(o, Engine::Auto, ctx.config.limits);
+      if (r.invalid) continue;  // an access LP002 reports as invalid
+      if (r.verdict == Verdict::Unknown) {
+        sink.obligation(s, s.loc, claim, false, r.time_ms);
+        sink.report(s, unknown_finding(s.loc, claim, r));
+        continue;
+      }
+      std::optional<rules::ProofSummary> proof = proof_of(r);
+      proof->issues = access->issue_count();
+      proof->base_residues = access->base_residue_count();
+      proof->base_alignment = access->base_align();
+      const bool passed = r.verdict == Verdict::Proven;
+      sink.obligation(s, s.loc, claim, passed, r.time_ms, proof);
+      const std::optional<Worst>& worst = r.worst;
+      const int64_t total = r.total, ideal = r.ideal, issues = access->issue_count();
       if (!worst || passed) continue;
       const hw::BypassSectors& w = worst->sectors;
       rules::Finding f = finding(s.loc, fmt::format("{} moves {} L2-to-SM sectors per instruction where its data needs {}",

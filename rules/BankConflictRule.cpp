@@ -107,7 +107,15 @@ class BankConflictRule : public Rule {
     const annotate::Statement& owner = claim.expect ? *claim.expect : s;
     const std::optional<int64_t> bound = claim.bound;
     const bool passed = claim.holds(r);
-    sink.obligation(owner, owner.loc, claim.description(what), passed, r.time_ms);
+    std::optional<rules::ProofSummary> proof = proof_of(r);
+    if (proof && !r.access) {
+      proof->wavefronts = r.wavefronts;
+      proof->ideal = r.ideal;
+      proof->issues = access.issue_count();
+      proof->base_residues = access.base_residue_count();
+      proof->base_alignment = access.base_align();
+    }
+    sink.obligation(owner, owner.loc, claim.description(what), passed, r.time_ms, std::move(proof));
     if (passed) return;
     if (r.verdict == Verdict::Unknown) {
       sink.report(owner, unknown_finding(s.loc, claim.description(what), r));

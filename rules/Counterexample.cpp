@@ -1,5 +1,7 @@
 #include "rules/Counterexample.h"
 
+#include "rules/Finding.h"
+
 #include <fmt/format.h>
 
 namespace lp::rules {
@@ -50,6 +52,9 @@ void fields(S& s, F&& f) {
   } else if constexpr (std::is_same_v<T, CuteDriftCex::Difference>) {
     f("coordinate", s.coordinate), f("index", s.index), f("annotation_offset", s.annotation_offset),
         f("cute_offset", s.cute_offset);
+  } else if constexpr (std::is_same_v<T, ProofSummary>) {
+    f("engine", s.engine), f("points", s.points), f("wavefronts", s.wavefronts), f("ideal", s.ideal), f("issues", s.issues),
+        f("base_residues", s.base_residues), f("base_alignment", s.base_alignment);
   } else if constexpr (std::is_same_v<T, CuteDriftCex>) {
     f("cute_layout", s.cute_layout), f("annotation_layout", s.annotation_layout), f("difference", s.difference);
   } else {
@@ -188,6 +193,15 @@ Counterexample counterexample_from_json(const nlohmann::json& j) {
   if (kind == j.end() || !kind->is_string())
     throw CounterexampleError("counterexample has no \"kind\" (a findings file of this version names it)");
   return read_kind(kind->get<std::string>(), j);
+}
+
+nlohmann::json to_json(const std::optional<ProofSummary>& proof) { return proof ? write(*proof) : json(nullptr); }
+
+std::optional<ProofSummary> proof_from_json(const nlohmann::json& j) {
+  if (j.is_null()) return std::nullopt;
+  ProofSummary p;
+  read(j, p, "proof");
+  return p;
 }
 
 }  // namespace lp::rules

@@ -50,7 +50,15 @@ class CoverageRule : public Rule {
         sink.report(s, std::move(f));
         continue;
       }
-      sink.obligation(s, s.loc, what, r.verdict == Verdict::Proven, r.time_ms);
+      std::optional<int64_t> target_points = 1;  // a count beyond 64 bits is left out
+      for (const AxisRange& rg : ranges) {
+        int64_t width = 0;
+        if (!target_points || __builtin_sub_overflow(rg.hi, rg.lo, &width) || width == std::numeric_limits<int64_t>::max())
+          target_points.reset();
+        else
+          target_points = count_product({*target_points, width + 1});
+      }
+      sink.obligation(s, s.loc, what, r.verdict == Verdict::Proven, r.time_ms, proof_of(r, target_points));
       if (r.verdict == Verdict::Unknown) sink.report(s, unknown_finding(s.loc, what, r));
       if (r.verdict != Verdict::Refuted) continue;
       std::string point;

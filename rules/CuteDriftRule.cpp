@@ -81,7 +81,8 @@ class CuteDriftRule : public Rule {
     std::optional<std::string> base_problem;
     if (c.verdict == Verdict::Proven) base_problem = base_dependence(b, def);
     const bool passed = c.verdict == Verdict::Proven && !base_problem;
-    sink.obligation(s, b.cute->loc, what, passed, clock.elapsed_ms());
+    sink.obligation(s, b.cute->loc, what, passed, clock.elapsed_ms(),
+                    c.verdict == Verdict::Unknown ? std::nullopt : std::optional(rules::ProofSummary{engine_name(Engine::Enum), {}, {}, {}, {}, {}, {}}));
     if (passed) return;
     if (c.verdict == Verdict::Unknown) {
       sink.report(s, unknown_finding(b.cute->loc, what, c.reason));

@@ -4,6 +4,7 @@
 // lp_findings, so report/ and replay/ depend on it without linking the rules); nothing downstream
 // re-derives a verdict.
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,6 +56,17 @@ struct Finding {
   std::string fingerprint;
 };
 
+/// What a decided obligation rests on (`check --verbose`, `--show-proven`, the JSON report):
+/// the engine that decided it and the domain it covered. Only what the proof established is set.
+struct ProofSummary {
+  std::string engine;             ///< "f2", "enum" or "z3": the engine that decided
+  std::optional<int64_t> points;  ///< the domain decided: elements x replicas, target points, box elements
+  /// Accesses: the worst issued instruction's wavefronts and its ideal, how many issued
+  /// instructions and base residues (bytes modulo the swizzle period, at `base_alignment`) the
+  /// proof covers.
+  std::optional<int64_t> wavefronts, ideal, issues, base_residues, base_alignment;
+};
+
 /// One proof obligation the run decided, passed or not (JUnit test cases, statistics).
 struct Obligation {
   std::string rule_id;
@@ -62,6 +74,7 @@ struct Obligation {
   std::string description;  ///< e.g. "sA: ldmatrix.x4 access is conflict-free"
   bool passed = false;
   double time_ms = 0;
+  std::optional<ProofSummary> proof;  ///< absent when no engine decided (unknown, or not a proof)
 };
 
 struct CheckRun {
@@ -78,6 +91,11 @@ struct CheckRun {
   /// `baselined`): a re-written baseline keeps them, JUnit shows their obligations as skipped.
   std::vector<Finding> accepted;
 };
+
+/// A proof summary as JSON (only its set fields), and back; null for none. Throws
+/// CounterexampleError for a malformed one.
+nlohmann::json to_json(const std::optional<ProofSummary>& proof);
+std::optional<ProofSummary> proof_from_json(const nlohmann::json& j);
 
 /// The path of a location's file as the report should show it ("" without a source).
 std::string file_of(const SourceLoc& loc);

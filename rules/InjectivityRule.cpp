@@ -65,7 +65,9 @@ class InjectivityRule : public Rule {
       if (it == decided.end())
         it = decided.emplace(name, prove_injective(named->layout, ctx.config.engine, ctx.config.limits, &named->params)).first;
       const InjectivityResult& r = it->second;
-      sink.obligation(s, named->loc, fmt::format("{} is injective", name), r.verdict == Verdict::Proven, r.time_ms);
+      sink.obligation(s, named->loc, fmt::format("{} is injective", name), r.verdict == Verdict::Proven, r.time_ms,
+                      proof_of(r, named->params.empty() ? count_product({named->layout.size(), named->layout.replica_count()})
+                                                        : std::nullopt));
       if (r.verdict == Verdict::Unknown) {
         sink.report(s, unknown_finding(named->loc, name + " is injective", r));
         continue;

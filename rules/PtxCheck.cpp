@@ -219,9 +219,10 @@ class PtxReporter {
     return p;
   }
 
-  void obligation(const SourceLoc& loc, std::string description, bool passed, double ms) {
+  void obligation(const SourceLoc& loc, std::string description, bool passed, double ms,
+                  std::optional<rules::ProofSummary> proof = std::nullopt) {
     if (!config_.severity_of(rule_info("LP002"))) return;  // the rule is off
-    obligations_.push_back(rules::Obligation{"LP002", loc, std::move(description), passed, ms});
+    obligations_.push_back(rules::Obligation{"LP002", loc, std::move(description), passed, ms, std::move(proof)});
   }
 
   void site(const ptx::Site& s) {
@@ -272,10 +273,13 @@ class PtxReporter {
       return unknown(e.what());
     }
     const std::string region = s.symbol ? fmt::format("'{}'", demangled(*s.symbol)) : "shared memory";
-    obligation(at.loc, fmt::format("{} is aligned", what), r.alignment.verdict == Verdict::Proven, r.alignment.time_ms);
-    obligation(at.loc, fmt::format("{} stays inside {}", what, region), r.bounds.verdict == Verdict::Proven, r.bounds.time_ms);
+    obligation(at.loc, fmt::format("{} is aligned", what), r.alignment.verdict == Verdict::Proven, r.alignment.time_ms,
+               proof_of(r.alignment));
+    obligation(at.loc, fmt::format("{} stays inside {}", what, region), r.bounds.verdict == Verdict::Proven, r.bounds.time_ms,
+               proof_of(r.bounds));
     if (instr)
-      obligation(at.loc, fmt::format("{} is conflict-free", what), r.conflicts.verdict == Verdict::Proven, r.conflicts.time_ms);
+      obligation(at.loc, fmt::format("{} is conflict-free", what), r.conflicts.verdict == Verdict::Proven, r.conflicts.time_ms,
+                 proof_of(r.conflicts));
     property(at, what + " is aligned", what + " is misaligned", r.alignment);
     property(at, what + " stays inside " + region, what + " leaves " + region, r.bounds);
     if (instr) conflict(s, at, what, *instr, r.conflicts);

@@ -80,8 +80,8 @@ void FindingSink::report_at(const SourceLoc& loc, rules::Finding f, Severity flo
 }
 
 void FindingSink::obligation(const annotate::Statement&, SourceLoc loc, std::string description, bool passed,
-                             double time_ms) {
-  obligations_.push_back(rules::Obligation{rule_.id, std::move(loc), std::move(description), passed, time_ms});
+                             double time_ms, std::optional<rules::ProofSummary> proof) {
+  obligations_.push_back(rules::Obligation{rule_.id, std::move(loc), std::move(description), passed, time_ms, std::move(proof)});
 }
 
 }  // namespace lp::rules

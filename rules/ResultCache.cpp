@@ -53,7 +53,7 @@ json to_json(const FileResult& r) {
                                {"counterexample", rules::to_json(f.counterexample)}, {"trace", trace}, {"fingerprint", f.fingerprint}});
   }
   for (const auto& o : r.obligations)
-    out["obligations"].push_back({o.rule_id, loc_json(o.loc), o.description, o.passed, o.time_ms});
+    out["obligations"].push_back({o.rule_id, loc_json(o.loc), o.description, o.passed, o.time_ms, rules::to_json(o.proof)});
   return out;
 }
 
@@ -73,7 +73,7 @@ FileResult from_json(const json& j, const std::shared_ptr<const SourceText>& src
     r.findings.push_back(std::move(x));
   }
   for (const auto& o : j.at("obligations"))
-    r.obligations.push_back(rules::Obligation{o[0], loc_from(o[1], src), o[2], o[3], o[4]});
+    r.obligations.push_back(rules::Obligation{o[0], loc_from(o[1], src), o[2], o[3], o[4], rules::proof_from_json(o.at(5))});
   return r;
 }
 

@@ -57,7 +57,8 @@ class FindingSink {
   /// configured severity; a diagnostic that was only a warning stays a warning.
   void report_at(const SourceLoc& loc, rules::Finding finding, Severity diagnostic_severity);
   /// Records a decided obligation (passed or not) for statistics and JUnit.
-  void obligation(const annotate::Statement& stmt, SourceLoc loc, std::string description, bool passed, double time_ms);
+  void obligation(const annotate::Statement& stmt, SourceLoc loc, std::string description, bool passed, double time_ms,
+                  std::optional<rules::ProofSummary> proof = std::nullopt);
 
  private:
   const rules::RuleInfo& rule_;

@@ -34,6 +34,23 @@ inline rules::Finding unknown_finding(SourceLoc loc, const std::string& what, co
   return f;
 }
 
+/// The product of counts, or none beyond 64 bits (a domain size for a proof summary).
+inline std::optional<int64_t> count_product(std::initializer_list<int64_t> counts) {
+  int64_t p = 1;
+  for (int64_t c : counts)
+    if (__builtin_mul_overflow(p, c, &p)) return std::nullopt;
+  return p;
+}
+
+/// What a decided outcome rests on; none for an unknown one.
+inline std::optional<rules::ProofSummary> proof_of(const Outcome& o, std::optional<int64_t> points = std::nullopt) {
+  if (o.verdict == Verdict::Unknown) return std::nullopt;
+  rules::ProofSummary p;
+  p.engine = engine_name(o.engine);
+  p.points = points;
+  return p;
+}
+
 inline rules::Finding unknown_finding(SourceLoc loc, const std::string& what, const Outcome& o) {
   return unknown_finding(std::move(loc), what, o.reason);
 }

@@ -122,7 +122,7 @@ class TmaBoxRule : public Rule {
       sink.report(s, unknown_finding(t.box_loc, what, r.reason));
       return;
     }
-    sink.obligation(s, t.box_loc, what, r.verdict == Verdict::Proven, r.time_ms);
+    sink.obligation(s, t.box_loc, what, r.verdict == Verdict::Proven, r.time_ms, proof_of(r, box_elements));
     if (!r.stray) return;
     const Stray* stray = &*r.stray;
     rules::Finding f = finding(

@@ -14,6 +14,7 @@
 // GMMA swizzles do. Wavefront counts are invariant when every address moves by a multiple of
 // 128 bytes (banks rotate) and of the swizzle period, so base residues modulo base_period()
 // cover every possible base.
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,6 +53,8 @@ class SmemAccess {
   int64_t issue_count() const { return lanes_.size() / hw::kWarpLanes; }
   /// Base residues that cover every base: 0, align, 2*align, ... below the period.
   int64_t base_period() const { return base_period_; }
+  /// How many base residues a proof visits: base_period() / base_align(), at least one.
+  int64_t base_residue_count() const { return std::max<int64_t>(1, (base_period_ + base_align_ - 1) / base_align_); }
   /// Elements each lane's access (or matrix row) covers.
   int elements_per_access() const;
 

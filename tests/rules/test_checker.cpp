@@ -24,6 +24,16 @@ std::vector<std::string> summary(const lp::rules::CheckRun& run) {
   return s;
 }
 
+// The obligations with what their proofs rest on: a cached run must give them back unchanged.
+std::vector<std::string> obligations(const lp::rules::CheckRun& run) {
+  std::vector<std::string> s;
+  for (const auto& o : run.obligations)
+    s.push_back(lp::rules::file_of(o.loc) + ":" + std::to_string(o.loc.offset) + " " + o.rule_id + " " + o.description +
+                (o.passed ? " passed " : " failed ") + lp::rules::to_json(o.proof).dump());
+  std::sort(s.begin(), s.end());
+  return s;
+}
+
 }  // namespace
 
 TEST_CASE("annotations in C++, CUDA and Python comments are found; other files are not read", "[checker]") {
@@ -64,7 +74,8 @@ TEST_CASE("a warm cache and parallel checking give the same findings as a cold s
                          "access sA ldmatrix.x4 lanes (_16,_2,_4,_4):(_1@0,_8@1,_16@0,_16@1)\n");
   lp::rules::CheckOptions serial;
   serial.jobs = 1;
-  auto reference = summary(lp::rules::check_paths({t.path("src")}, serial));
+  const lp::rules::CheckRun reference_run = lp::rules::check_paths({t.path("src")}, serial);
+  auto reference = summary(reference_run);
   CHECK(reference.size() == 12);
   lp::rules::CheckOptions cached;
   cached.jobs = 4;
@@ -74,9 +85,12 @@ TEST_CASE("a warm cache and parallel checking give the same findings as a cold s
   size_t entries = 0;
   for (auto& e : fs::directory_iterator(t.path("cache"))) entries += e.path().extension() == ".json";
   CHECK(entries == 12);
-  auto warm = summary(lp::rules::check_paths({t.path("src")}, cached));
+  const lp::rules::CheckRun warm_run = lp::rules::check_paths({t.path("src")}, cached);
+  auto warm = summary(warm_run);
   CHECK(cold == reference);
   CHECK(warm == reference);
+  CHECK(obligations(warm_run) == obligations(reference_run));
+  CHECK(obligations(warm_run).front().find("\"engine\"") != std::string::npos);
   // An edited file misses the cache; a damaged entry is recomputed.
   t.write("src/f1.lp", kBug);
   for (auto& e : fs::directory_iterator(t.path("cache"))) std::ofstream(e.path()) << "{not json";
