@@ -22,6 +22,7 @@ std::unique_ptr<Command> make_replay_command();
 std::unique_ptr<Command> make_report_command();
 std::unique_ptr<Command> make_bench_command();
 std::unique_ptr<Command> make_extract_command();
+std::unique_ptr<Command> make_explain_command();
 std::unique_ptr<Command> make_completion_command();
 
 std::vector<std::string> split_commas(const std::string& text) {
@@ -101,6 +102,7 @@ std::vector<std::unique_ptr<Command>> make_commands() {
   c.push_back(make_report_command());
   c.push_back(make_bench_command());
   c.push_back(make_extract_command());
+  c.push_back(make_explain_command());
   c.push_back(make_completion_command());
   return c;
 }

@@ -3,15 +3,13 @@
 // vectors that cover the consecutive elements they claim. docs/rules/LP002.md
 #include "hw/Arch.h"
 #include "rules/Rule.h"
+#include "rules/DeclaredAccess.h"
 #include "rules/RuleSupport.h"
 #include "solver/BankConflicts.h"
 
 namespace lp::rules {
 
 namespace {
-
-// Without a declared alignment the proof must hold for any base a vector access allows.
-constexpr int64_t kAssumedAlignment = 16;
 
 class BankConflictRule : public Rule {
  public:
@@ -53,10 +51,8 @@ class BankConflictRule : public Rule {
         }
         continue;
       }
-      const hw::Arch& arch = acc->arch ? *acc->arch : hw::default_arch();
-      int64_t align = buf->align ? buf->align->value : kAssumedAlignment;
       try {
-        SmemAccess access(buf->layout->parsed.layout, buf->dtype->bits, acc->lanes.parsed.layout, *acc->instr, arch, align);
+        const SmemAccess access = *declared_access(ctx.graph, *acc);
         const ConflictResult r = prove_conflict_free(access, ctx.config.engine, ctx.config.limits);
         // An invalid access makes every claim false; it is one finding, with the first claim.
         for (size_t i = 0; i < claims.size(); ++i) report_result(s, claims[i], i == 0, *acc, *buf, access, r, what, sink);

@@ -12,15 +12,6 @@ namespace lp::rules {
 
 namespace {
 
-// The instance that was refuted, in a notation the tools read back (CuTe where it can say it).
-std::string print_cute_or_tirx(const Layout& l) {
-  try {
-    return print_cute(l).text;
-  } catch (const ConversionError&) {
-    return print_tirx(l).text;
-  }
-}
-
 class InjectivityRule : public Rule {
  public:
   const rules::RuleInfo& info() const override {

@@ -277,4 +277,12 @@ Printed print(const Layout& layout, Notation notation) {
   return print_cute(layout);
 }
 
+std::string print_cute_or_tirx(const Layout& layout) {
+  try {
+    return print_cute(layout).text;
+  } catch (const ConversionError&) {
+    return print_tirx(layout).text;
+  }
+}
+
 }  // namespace lp

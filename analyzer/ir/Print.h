@@ -33,6 +33,8 @@ Printed print_tirx(const Layout& layout);
 /// Seed-003 descriptor: `(1@0, 8@1)`.
 Printed print_descriptor(const Layout& layout);
 Printed print(const Layout& layout, Notation notation);
+/// In a notation the tools read back: CuTe's where it can say it, else TIRx's.
+std::string print_cute_or_tirx(const Layout& layout);
 
 /// CuTe's spelling of a swizzle: `Sw<B,M,S>`.
 std::string swizzle_text(const Swizzle& s);

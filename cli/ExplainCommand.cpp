@@ -1,0 +1,253 @@
+// `layoutproof explain FILE[:LINE|:NAME]`: what an annotated access does, lane by lane and phase by
+// phase (coordinates, byte addresses, banks and words, the busiest bank), and the picture the HTML
+// report draws; for a buffer or a computed layout, its images over a range of coordinates.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <iostream>
+
+#include "analyzer/annotate/AnnotationParser.h"
+#include "analyzer/ir/Print.h"
+#include "cli/Command.h"
+#include "report/BankView.h"
+#include "report/HtmlReport.h"
+#include "rules/AlgebraSteps.h"
+#include "rules/BufferGraph.h"
+#include "rules/DeclaredAccess.h"
+
+namespace lp::cli {
+
+namespace {
+
+// "FILE", "FILE:LINE" or "FILE:NAME": the last ':' splits off the selector when what follows is
+// a line number or an identifier and what precedes it is a file that exists.
+struct Target {
+  std::string path;
+  std::optional<size_t> line;
+  std::optional<std::string> name;
+};
+
+Target parse_target(const std::string& text) {
+  const size_t colon = text.rfind(':');
+  if (colon == std::string::npos || colon + 1 == text.size() || std::filesystem::exists(text)) return {text, {}, {}};
+  const std::string head = text.substr(0, colon), tail = text.substr(colon + 1);
+  size_t line = 0;
+  auto [end, ec] = std::from_chars(tail.data(), tail.data() + tail.size(), line);
+  if (ec == std::errc() && end == tail.data() + tail.size()) {
+    if (line == 0) throw InputError(fmt::format("'{}': lines count from 1", text));
+    return {head, line, {}};
+  }
+  const bool identifier = std::all_of(tail.begin(), tail.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+  if (!identifier) throw InputError(fmt::format("'{}': expected FILE, FILE:LINE or FILE:NAME", text));
+  return {head, {}, tail};
+}
+
+// "A..B" (inclusive), both >= 0.
+std::pair<int64_t, int64_t> range_option(const std::string& text, const char* what) {
+  const size_t dots = text.find("..");
+  if (dots == std::string::npos) throw InputError(fmt::format("{} '{}': expected A..B", what, text));
+  const int64_t lo = parse_int_option(text.substr(0, dots), what), hi = parse_int_option(text.substr(dots + 2), what);
+  if (lo < 0 || hi < lo) throw InputError(fmt::format("{} '{}': expected 0 <= A <= B", what, text));
+  return {lo, hi};
+}
+
+std::string lane_list(const std::vector<int>& lanes) {
+  if (lanes.empty()) return "none";
+  bool consecutive = true;
+  for (size_t k = 1; k < lanes.size(); ++k) consecutive &= lanes[k] == lanes[k - 1] + 1;
+  if (consecutive && lanes.size() > 2) return fmt::format("{}-{}", lanes.front(), lanes.back());
+  return fmt::format("{}", fmt::join(lanes, ","));
+}
+
+class ExplainCommand : public Command {
+ public:
+  CLI::App* setup(CLI::App& app) override {
+    auto* sub = app.add_subcommand(
+        "explain", "Show an annotated access lane by lane and phase by phase, or a layout's images over a range");
+    sub->add_option("target", target_, "FILE, FILE:LINE or FILE:NAME (an access, a buffer, or a compose/divide result)")
+        ->required();
+    sub->add_option("--issue", issue_, "The issued instruction to show (default 0)");
+    sub->add_option("--base", base_, "The buffer's base offset in bytes, a multiple of its alignment (default 0)");
+    sub->add_option("--rows", rows_, "Layouts: the range of mode 0 to show, A..B (default the first 16)");
+    sub->add_option("--cols", cols_, "Layouts: the range of mode 1 to show, A..B (default the first 16)");
+    sub->add_option("--html", html_, "Accesses: also write the HTML picture of the issue to this file");
+    return sub;
+  }
+
+  int run() override {
+    const Target t = parse_target(target_);
+    annotate::ParseResult file = annotate::parse_annotations(t.path, read_input(t.path));
+    if (file.skipped) throw InputError(fmt::format("{} is not a file LayoutProof reads annotations from", t.path));
+    if (file.has_errors()) {
+      for (const Diagnostic& d : file.diagnostics) std::cerr << d.render();
+      return kBadInput;
+    }
+    rules::BufferGraph graph(file);
+    rules::AlgebraSteps algebra(file, graph);
+    std::vector<const annotate::Statement*> chosen;
+    for (const annotate::Statement& s : file.statements) {
+      if (t.line && line_of(s) != *t.line) continue;
+      if (t.name && name_of(s) != *t.name) continue;
+      if (!t.line && !t.name && !std::holds_alternative<annotate::AccessDecl>(s.body)) continue;
+      if (!name_of(s).empty() || std::holds_alternative<annotate::AccessDecl>(s.body)) chosen.push_back(&s);
+    }
+    if (chosen.empty())
+      throw InputError(t.line   ? fmt::format("{}:{}: no access, buffer or computed layout starts on this line", t.path, *t.line)
+                       : t.name ? fmt::format("{}: nothing is named '{}'", t.path, *t.name)
+                                : fmt::format("{}: no access to explain", t.path));
+    std::string out;
+    for (const annotate::Statement* s : chosen) {
+      out += fmt::format("{}:{}: ", t.path, line_of(*s));
+      if (auto* acc = std::get_if<annotate::AccessDecl>(&s->body)) out += explain_access(graph, *acc);
+      else out += explain_layout(graph, algebra, name_of(*s));
+    }
+    std::cout << out;
+    return kOk;
+  }
+
+ private:
+  static size_t line_of(const annotate::Statement& s) { return line_col_of(*s.loc.source, s.loc.offset).first; }
+
+  static std::string name_of(const annotate::Statement& s) {
+    if (auto* acc = std::get_if<annotate::AccessDecl>(&s.body)) return acc->name ? acc->name->text : "";
+    if (auto* b = std::get_if<annotate::BufferDecl>(&s.body)) return b->name.text;
+    if (auto* c = std::get_if<annotate::ComposeDecl>(&s.body)) return c->name.text;
+    if (auto* d = std::get_if<annotate::DivideDecl>(&s.body)) return d->name.text;
+    return "";
+  }
+
+  std::string explain_access(const rules::BufferGraph& graph, const annotate::AccessDecl& acc) const {
+    std::optional<SmemAccess> access;
+    try {
+      access = rules::declared_access(graph, acc);
+    } catch (const AccessError& e) {
+      throw InputError(fmt::format("the access cannot be modelled: {}", e.what()));
+    }
+    if (!access) throw InputError(fmt::format("buffer '{}' has no layout or element type", acc.buffer.text));
+    const annotate::BufferDecl& buf = *graph.buffer(acc.buffer.text);
+    if (issue_ < 0 || issue_ >= access->issue_count())
+      throw InputError(fmt::format("--issue {}: the access issues {} instructions (0..{})", issue_, access->issue_count(),
+                                   access->issue_count() - 1));
+    if (base_ < 0 || base_ % access->base_align() != 0)
+      throw InputError(fmt::format("--base {}: the base is a non-negative multiple of the buffer's {}-byte alignment", base_,
+                                   access->base_align()));
+    std::vector<int64_t> addresses;
+    try {
+      addresses = access->addresses(issue_, base_);
+    } catch (const AccessError& e) {
+      throw InputError(fmt::format("issue {} at base {}: {}", issue_, base_, e.what()));
+    }
+    rules::BankConflictCex cex;
+    cex.issue = issue_;
+    cex.base = base_;
+    cex.instruction = acc.instr->name;
+    cex.arch = access->arch().name;
+    cex.lane_addresses = addresses;
+    cex.smem_layout = buf.layout->text;
+    cex.lanes_layout = acc.lanes.text;
+    cex.dtype = buf.dtype->name;
+    const report::BankView v = report::bank_view(cex);
+    std::string s = fmt::format("{} on '{}' ({} {}, align {}), issued instruction {} of {} at base {}: {} wavefronts, ideal {}\n",
+                                acc.instr->name, acc.buffer.text, buf.dtype->name, buf.layout->text, access->base_align(),
+                                issue_, access->issue_count(), base_, v.cost.wavefronts, v.cost.ideal);
+    for (size_t k = 0; k < v.cost.phases.size(); ++k) {
+      const hw::PhaseCost& ph = v.cost.phases[k];
+      s += fmt::format("  phase {} (lanes {}): {} wavefront{}; busiest bank {} delivers {} word{}: {}\n", k, lane_list(ph.lanes),
+                       ph.wavefronts, ph.wavefronts == 1 ? "" : "s", ph.bank, ph.words.size(), ph.words.size() == 1 ? "" : "s",
+                       fmt::join(ph.words, ", "));
+      s += "    lane  coordinate        byte  banks          words\n";
+      for (int lane : ph.lanes) {
+        const int64_t a = v.addresses[static_cast<size_t>(lane)];
+        std::vector<int64_t> words;
+        for (int64_t w = a / v.arch->bank_bytes; w <= (a + v.instr->bytes - 1) / v.arch->bank_bytes; ++w) words.push_back(w);
+        const std::vector<int> banks = v.banks_of(lane);
+        const bool busiest = ph.wavefronts > 1 && std::find(banks.begin(), banks.end(), ph.bank) != banks.end();
+        s += fmt::format("    {:>4}  {:<16}  {:>5}  {:<13}  {}{}\n", lane, fmt::format("({})", fmt::join(access->coordinate(lane, issue_), ",")),
+                         a, fmt::format("{}", fmt::join(banks, ",")), fmt::join(words, ","),
+                         busiest ? "  <- busiest bank" : "");
+      }
+    }
+    if (!html_.empty()) {
+      report::FindingsDoc doc;
+      report::DocFinding f;
+      f.rule = "LP002";
+      f.severity = "note";
+      f.kind = "violation";
+      f.message = fmt::format("{} on '{}', issued instruction {} at base {}", acc.instr->name, acc.buffer.text, issue_, base_);
+      f.counterexample = cex;
+      doc.findings.push_back(std::move(f));
+      write_output(report::render_html_report(doc), html_, "HTML picture");
+      s += fmt::format("  picture: {}\n", html_);
+    }
+    return s;
+  }
+
+  std::string explain_layout(const rules::BufferGraph& graph, const rules::AlgebraSteps& algebra, const std::string& name) const {
+    std::optional<Layout> layout;
+    if (auto named = graph.layout_of(name)) layout = named->layout;
+    else if (const rules::AlgebraStep* step = algebra.step(name); step && step->result) layout = *step->result;
+    if (!layout) throw InputError(fmt::format("'{}' has no layout to show", name));
+    if (!layout->has_domain()) throw InputError(fmt::format("'{}' is a bare descriptor: it has no domain to show", name));
+    const auto& modes = layout->modes();
+    std::string s = fmt::format("'{}' = {} ({} elements{})\n", name, print_cute_or_tirx(*layout), layout->size(),
+                                layout->replicas().empty() ? "" : fmt::format(", {} replicas each", layout->replica_count()));
+    auto range = [&](const std::string& text, size_t mode) -> std::pair<int64_t, int64_t> {
+      const int64_t extent = mode < modes.size() ? modes[mode].extent.count() : 1;
+      if (text.empty()) return {0, std::min<int64_t>(extent, 16) - 1};
+      auto r = range_option(text, mode == 0 ? "--rows" : "--cols");
+      if (r.second >= extent) throw InputError(fmt::format("the range {} passes mode {}'s extent {}", text, mode, extent));
+      return r;
+    };
+    // The first mode is the rows, the second the columns, the rest fixed at 0 (modes counted as
+    // `eval --at` counts them: the leaves, in order).
+    const size_t top = modes.size();
+    const auto [r0, r1] = range(rows_, 0);
+    const auto [c0, c1] = top > 1 ? range(cols_, 1) : std::pair<int64_t, int64_t>{0, 0};
+    std::vector<std::string> head{"", ""};
+    std::vector<std::vector<std::string>> cells;
+    for (int64_t r = r0; r <= r1; ++r) {
+      std::vector<std::string> row{std::to_string(r)};
+      for (int64_t c = c0; c <= c1; ++c) {
+        std::vector<int64_t> coord(top, 0);
+        coord[0] = r;
+        if (top > 1) coord[1] = c;
+        std::string images;
+        for (const Point& p : layout->images(layout->index_of(coord)))
+          images += (images.empty() ? "" : "|") + point_text(*layout, p);
+        row.push_back(images);
+      }
+      cells.push_back(std::move(row));
+    }
+    size_t width = 0;
+    for (const auto& row : cells)
+      for (size_t k = 1; k < row.size(); ++k) width = std::max(width, row[k].size());
+    s += fmt::format("  {:>5}", top > 1 ? "r\\c" : "i");
+    for (int64_t c = c0; c <= c1; ++c) s += fmt::format("  {:>{}}", top > 1 ? std::to_string(c) : "", width);
+    s += "\n";
+    for (const auto& row : cells) {
+      s += fmt::format("  {:>5}", row[0]);
+      for (size_t k = 1; k < row.size(); ++k) s += fmt::format("  {:>{}}", row[k], width);
+      s += "\n";
+    }
+    return s;
+  }
+
+  static std::string point_text(const Layout& l, const Point& p) {
+    if (l.is_scalar()) return std::to_string(p[0]);
+    std::string s;
+    for (size_t k = 0; k < p.size(); ++k) s += fmt::format("{}{}={}", k ? "," : "", l.axes()[k].spelling(), p[k]);
+    return s;
+  }
+
+  std::string target_, rows_, cols_, html_;
+  int64_t issue_ = 0, base_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_explain_command() { return std::make_unique<ExplainCommand>(); }
+
+}  // namespace lp::cli
