@@ -3,10 +3,10 @@
 
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <regex>
 
 #include "analyzer/algebra/Operations.h"
 #include "analyzer/ir/Checked.h"
+#include "analyzer/parse/OperandParser.h"
 #include "analyzer/parse/TilerParser.h"
 #include "cli/Command.h"
 #include "cli/LayoutArg.h"
@@ -23,67 +23,39 @@ const std::vector<std::string> kOps = {"compose",         "complement",      "lo
                                        "raked_product",   "tile_to_shape",   "coalesce",       "filter_zeros",
                                        "filter",          "right_inverse",   "left_inverse",   "max_common_vector"};
 
-// `_8` (static) or `8` (dynamic); nullopt when the text is not an integer at all, InputError naming
-// `what` when it is one beyond 64 bits.
-std::optional<Int> parse_int_text(const std::string& text, const std::string& what) {
-  static const std::regex kInt(R"(\s*(_?)(-?\d+)\s*)");
-  std::smatch m;
-  if (!std::regex_match(text, m, kInt)) return std::nullopt;
-  return Int{parse_int_option(m[2].str(), what), !m[1].str().empty()};
-}
-
-std::optional<Swizzle> parse_swizzle_text(const std::string& text) {
-  static const std::regex kSw(R"(\s*(?:Sw|Swizzle)\s*<\s*(-?\d{1,3})\s*,\s*(-?\d{1,3})\s*,\s*(-?\d{1,3})\s*>\s*(?:\{\s*\})?\s*)");
-  std::smatch m;
-  if (!std::regex_match(text, m, kSw)) return std::nullopt;
-  const int64_t b = std::stoll(m[1].str()), base = std::stoll(m[2].str()), s = std::stoll(m[3].str());
-  if (std::string why = Swizzle::check(b, base, s); !why.empty()) throw InputError(why);
-  return Swizzle(static_cast<int>(b), static_cast<int>(base), static_cast<int>(s));
+// An operand as the parsers read it: the text named by its position, a diagnostic on malformed
+// input printed as every parser's is.
+template <class Parse>
+auto parse_operand(const std::string& text, const std::string& name, Parse&& parse) {
+  auto src = std::make_shared<SourceText>();
+  src->name = name;
+  src->text = text;
+  try {
+    return parse(src);
+  } catch (const DiagnosticError& e) {
+    std::cerr << e.diagnostic().render();
+    throw ExitRequest{kBadInput};
+  }
 }
 
 CuteLayout layout_operand(const std::string& text, const std::string& name) {
   return from_ir(read_layout_arg(text, "", name).layout);
 }
 
-// A tiler: `[T0, T1, ...]` (analyzer/parse/TilerParser.h), an extent N (N:_1), `_`, or a single
-// layout in any notation.
+// A tiler: `[T0, T1, ...]` or a single layout in any notation (analyzer/parse/TilerParser.h), an
+// extent N (CuTe reads it as N:_1), or `_` (keep the mode).
 CuteTiler tiler_operand(const std::string& text, const std::string& name) {
-  const size_t first = text.find_first_not_of(" \t");
-  if (first != std::string::npos && text[first] == '[') {
-    auto src = std::make_shared<SourceText>();
-    src->name = name;
-    src->text = text;
-    try {
-      return to_cute(parse_tiler(src));
-    } catch (const DiagnosticError& e) {
-      std::cerr << e.diagnostic().render();
-      throw ExitRequest{kBadInput};
-    }
-  }
-  if (std::regex_match(text, std::regex(R"(\s*_\s*)"))) return CuteTiler::underscore();
-  if (auto n = parse_int_text(text, "tiler extent")) {
+  const size_t first = text.find_first_not_of(" \t"), last = text.find_last_not_of(" \t");
+  if (first != std::string::npos && first == last && text[first] == '_') return CuteTiler::underscore();
+  if (auto n = parse_operand(text, name, parse_cute_integer)) {
     if (n->value < 1) throw InputError(fmt::format("tiler extent {} must be >= 1", n->value));
     return CuteTiler::of(CuteLayout::leaf(*n, Int{1, true}));
   }
-  return CuteTiler::of(layout_operand(text, name));
-}
-
-std::vector<Int> parse_shape(const std::string& text) {
-  std::string inner = text;
-  const size_t open = inner.find('('), close = inner.rfind(')');
-  if (open != std::string::npos && close != std::string::npos && close > open) inner = inner.substr(open + 1, close - open - 1);
-  std::vector<Int> shape;
-  for (const std::string& item : split_commas(inner)) {
-    auto v = parse_int_text(item, "target shape");
-    if (!v) throw InputError(fmt::format("'{}' is not a flat shape like (_8,_16) or (8,16): '{}' is not an integer", text, item));
-    if (v->value < 1) throw InputError(fmt::format("'{}': the extent {} must be at least 1", text, v->value));
-    shape.push_back(*v);
-  }
-  return shape;
+  return parse_operand(text, name, [](std::shared_ptr<const SourceText> src) { return to_cute(parse_tiler(std::move(src))); });
 }
 
 Operand compose_operand(const std::string& text, const std::string& name) {
-  if (auto sw = parse_swizzle_text(text)) return *sw;
+  if (auto sw = parse_operand(text, name, parse_swizzle_operand)) return *sw;
   const size_t first = text.find_first_not_of(" \t");
   if (first != std::string::npos && text[first] == '[') return tiler_operand(text, name);
   return read_layout_arg(text, "", name).layout;
@@ -169,7 +141,7 @@ class AlgebraCommand : public Command {
       need(1, 2);
       std::optional<Int> cotarget;
       if (args_.size() == 2) {
-        cotarget = parse_int_text(args_[1], "cotarget");
+        cotarget = parse_operand(args_[1], "<cotarget>", parse_cute_integer);
         if (!cotarget) throw InputError(fmt::format("cotarget '{}' is not an integer like 64 or _64", args_[1]));
         if (cotarget->value < 1) throw InputError(fmt::format("cotarget {} must be at least 1", cotarget->value));
       }
@@ -195,7 +167,7 @@ class AlgebraCommand : public Command {
     }
     if (op_ == "tile_to_shape") {
       need(2, 2);
-      return op_tile_to_shape(layout_arg(0), parse_shape(args_[1]));
+      return op_tile_to_shape(layout_arg(0), parse_operand(args_[1], "<target shape>", parse_flat_shape));
     }
     need(1, 1);
     if (op_ == "coalesce") return op_coalesce(layout_arg(0));

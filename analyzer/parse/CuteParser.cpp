@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "analyzer/parse/AxisTable.h"
+#include "analyzer/parse/OperandParser.h"
 #include "analyzer/parse/Parsers.h"
 #include "analyzer/parse/TreeBuilder.h"
 
@@ -13,14 +14,8 @@ namespace {
 
 // `_4` (static) or `4` (dynamic), also `_-1`.
 std::pair<int64_t, bool> cute_int(Cursor& c, std::string_view what) {
-  bool is_static = false;
-  c.skip_ws();
-  if (c.peek_raw() == '_' && ((c.peek_raw(1) >= '0' && c.peek_raw(1) <= '9') || c.peek_raw(1) == '-')) {
-    is_static = true;
-    c.set_pos(c.pos() + 1);
-    return {c.parse_int(what), is_static};
-  }
-  return {c.parse_int(what), is_static};
+  const algebra::Int v = parse_cute_int(c, what);
+  return {v.value, v.is_static};
 }
 
 TreeNode parse_shape(Cursor& c) {
@@ -119,16 +114,7 @@ Layout parse_cute(Cursor& c) {
   const bool dsl = c.looking_at("S<") || c.looking_at("S <");
   if (!dsl && !c.looking_at("Sw<") && !c.looking_at("Sw <")) return parse_core(c);
   c.expect(dsl ? "S" : "Sw", "");
-  c.expect("<", dsl ? "after 'S'" : "after 'Sw'");
-  size_t params = c.pos();
-  int64_t b = c.parse_int("the swizzle's B");
-  c.expect(",", "between swizzle parameters");
-  int64_t m = c.parse_int("the swizzle's M");
-  c.expect(",", "between swizzle parameters");
-  int64_t s = c.parse_int("the swizzle's S");
-  c.expect(">", dsl ? "to close 'S<B,M,S>'" : "to close 'Sw<B,M,S>'");
-  if (std::string why = Swizzle::check(b, m, s); !why.empty()) c.fail_at(params, why);
-  Swizzle sw(static_cast<int>(b), static_cast<int>(m), static_cast<int>(s));
+  const Swizzle sw = parse_swizzle_parameters(c, dsl ? "to close 'S<B,M,S>'" : "to close 'Sw<B,M,S>'");
   c.expect("o", "after the swizzle (CuTe composes as 'Sw<B,M,S> o OFFSET o LAYOUT')");
   c.skip_ws();
   Stage offset{Stage::Kind::AddOffset, 0, true, {}, 0};
