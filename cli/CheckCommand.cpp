@@ -57,7 +57,7 @@ class CheckCommand : public Command {
                     "proofs that would pass it are reported as unknown")
         ->check(CLI::Range(16, 1048576));
     sub->add_flag("--no-progress", no_progress_, "No progress line, even on a terminal");
-    sub->add_flag("--verbose,-v", verbose_,
+    sub->add_flag("--verbose", verbose_,
                   "Text format: one line per obligation, its verdict and what the proof rests on (engine, points, "
                   "wavefronts and ideal, issues and base residues)");
     sub->add_flag("--show-proven", show_proven_, "Text format: a table of the proven obligations");

@@ -35,7 +35,7 @@ expect() {
 }
 
 # Subcommands: every visible one, not the hidden `completion`.
-expect "layoutproof " "algebra banks bench check eval extract fragment print prove replay report"
+expect "layoutproof " "algebra banks bench check eval explain extract fragment print prove replay report"
 expect "layoutproof ch" "check"
 expect "layoutproof --v" "--verbose --version"
 expect "layoutproof -" "--help --verbose --version -h -v"

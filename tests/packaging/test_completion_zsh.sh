@@ -52,7 +52,7 @@ expect() {
   fi
 }
 
-expect "layoutproof " "algebra banks bench check eval extract fragment print prove replay report"
+expect "layoutproof " "algebra banks bench check eval explain extract fragment print prove replay report"
 expect "layoutproof ch" "check"
 expect "layoutproof check --fo" "--format"
 expect "layoutproof check --format " "codequality json junit sarif text"

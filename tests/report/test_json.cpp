@@ -52,7 +52,8 @@ TEST_CASE("json report: summary, findings and obligations", "[report][json]") {
   const json& o = j["obligations"];
   REQUIRE(o.size() == 5);
   CHECK(o[0] == json{{"rule", "LP002"}, {"file", "kernels/attn.py"}, {"line", 1}, {"column", 16},
-                     {"description", "sK: TMA writes are conflict-free"}, {"passed", true}, {"time_ms", 2.0}});
+                     {"description", "sK: TMA writes are conflict-free"}, {"passed", true}, {"time_ms", 2.0},
+                    {"proof", nullptr}});
   std::vector<std::string> order;
   for (const json& x : o) order.push_back(x["rule"].get<std::string>() + "@" + std::to_string(x["line"].get<int>()));
   CHECK(order == std::vector<std::string>{"LP002@1", "LP005@1", "LP001@2", "LP004@2", "LP002@3"});
