@@ -30,8 +30,9 @@ LIBRARIES = {
     "lp_rules": ("rules", 10),
     "lp_report": ("report", 11),
     "lp_replay": ("replay", 11),
-    "lp_bench": ("bench", 12),
-    "lp_cli_commands": ("cli", 13),
+    "lp_report_pages": (("report/FindingsDoc", "report/BankView", "report/HtmlReport", "report/MarkdownReport"), 12),
+    "lp_bench": ("bench", 13),
+    "lp_cli_commands": ("cli", 14),
 }
 # Where add_library may appear; every library declared there must be in the table.
 CMAKE_FILES = ["analyzer/CMakeLists.txt", "hw/CMakeLists.txt", "solver/CMakeLists.txt",
