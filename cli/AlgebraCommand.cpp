@@ -10,6 +10,7 @@
 #include "analyzer/parse/TilerParser.h"
 #include "cli/Command.h"
 #include "cli/LayoutArg.h"
+#include "solver/AlgebraClaims.h"
 
 namespace lp::cli {
 
@@ -17,6 +18,8 @@ namespace {
 
 using json = nlohmann::ordered_json;
 using namespace lp::algebra;
+using algebra::Outcome;
+using algebra::Verdict;
 
 const std::vector<std::string> kOps = {"compose",         "complement",      "logical_divide", "zipped_divide",
                                        "tiled_divide",    "flat_divide",     "logical_product", "blocked_product",
@@ -86,6 +89,9 @@ class AlgebraCommand : public Command {
     sub->footer("ARG: layouts in any notation; tilers as [T0,T1,...] (N means N:_1, _ keeps a mode); swizzles as "
                 "Sw<B,M,S>; complement's optional cotarget and tile_to_shape's target shape as integers");
     sub->add_flag("--json", json_, "Machine-readable output");
+    sub->add_option("--engine", engine_, "How compositions are decided: z3, enum, f2 or auto")
+        ->check(CLI::IsMember({"z3", "enum", "f2", "auto"}));
+    sub->add_option("--timeout-ms", limits_.timeout_ms, "Z3 time limit per query");
     sub_ = sub;
     return sub;
   }
@@ -94,7 +100,7 @@ class AlgebraCommand : public Command {
     args_ = sub_->remaining();
     Outcome o;
     try {
-      o = evaluate();
+      o = decide_claims(evaluate(), engine_from_name(engine_), limits_);
     } catch (const OverflowError& e) {
       throw InputError(fmt::format("{}: CuTe's arithmetic on these operands leaves 64-bit integers ({})", op_, e.what()));
     }
@@ -181,6 +187,8 @@ class AlgebraCommand : public Command {
   std::string op_;
   std::vector<std::string> args_;
   bool json_ = false;
+  std::string engine_ = "auto";
+  SolverLimits limits_;
 };
 
 }  // namespace

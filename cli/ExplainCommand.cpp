@@ -86,7 +86,7 @@ class ExplainCommand : public Command {
       return kBadInput;
     }
     rules::BufferGraph graph(file);
-    rules::AlgebraSteps algebra(file, graph);
+    rules::AlgebraSteps algebra(file, graph, Engine::Auto, SolverLimits{});
     std::vector<const annotate::Statement*> chosen;
     for (const annotate::Statement& s : file.statements) {
       if (t.line && line_of(s) != *t.line) continue;

@@ -167,12 +167,13 @@ class ProveCommand : public Command {
         cx["domain_size"] = a.layout.size();
       } else if (w.outside_result) {
         if (!w.expected.empty()) cx["expected"] = point_json(a.layout, w.expected);
-        cx["got"] = nullptr;
+        cx["got"] = w.got.empty() ? json() : point_json(*r, w.got);  // R past its domain, as CuTe evaluates it
         cx["result_size"] = r->size();
       } else {
         cx["expected"] = point_json(a.layout, w.expected);
         cx["got"] = r ? point_json(*r, w.got) : json();
       }
+      if (res.wrong_points) cx["wrong_points"] = *res.wrong_points;
       out["counterexample"] = cx;
     }
     return res;

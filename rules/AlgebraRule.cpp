@@ -4,6 +4,8 @@
 #include "rules/Rule.h"
 #include "rules/RuleSupport.h"
 
+#include <fmt/ranges.h>
+
 namespace lp::rules {
 
 namespace {
@@ -36,9 +38,10 @@ class AlgebraRule : public Rule {
       const bool expected_illegal = expect != nullptr;
       const annotate::Statement& owner = expected_illegal ? *expect : s;
       const bool illegal = out->check.verdict == algebra::Verdict::Illegal;
-      // The algebra decides legality by evaluating the whole domain.
+      // The algebra's own evaluation and the solver's decision of the compositions it claims.
       std::optional<rules::ProofSummary> proof;
-      if (out->check.verdict != algebra::Verdict::Unknown) proof = rules::ProofSummary{engine_name(Engine::Enum), {}, {}, {}, {}, {}, {}};
+      if (out->check.verdict != algebra::Verdict::Unknown)
+        proof = rules::ProofSummary{fmt::format("{}", fmt::join(out->check.engines, "+")), {}, {}, {}, {}, {}, {}};
       sink.obligation(owner, s.loc, what + (expected_illegal ? " is illegal, as expected" : " is legal"),
                       out->check.verdict != algebra::Verdict::Unknown && illegal == expected_illegal, step.time_ms, proof);
       if (out->check.verdict == algebra::Verdict::Unknown) {

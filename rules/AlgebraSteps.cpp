@@ -5,7 +5,7 @@
 #include <functional>
 
 #include "analyzer/support/Governor.h"
-#include "solver/Result.h"
+#include "solver/AlgebraClaims.h"
 
 namespace lp::rules {
 
@@ -25,7 +25,8 @@ algebra::Operand as_compose_operand(const Value& v) {
 
 }  // namespace
 
-AlgebraSteps::AlgebraSteps(const annotate::ParseResult& file, const BufferGraph& graph) {
+AlgebraSteps::AlgebraSteps(const annotate::ParseResult& file, const BufferGraph& graph, Engine engine,
+                           const SolverLimits& limits) {
   // An operand as the algebra takes it. A step without a result gives the reason as a string;
   // absent: a name whose declaration failed (the parser reported it).
   using Resolved = std::variant<Value, std::string>;
@@ -73,7 +74,7 @@ AlgebraSteps::AlgebraSteps(const annotate::ParseResult& file, const BufferGraph&
     } else {
       try {
         check_budget();  // CuTe's result is computed before its legality check: start none past the deadline
-        st.outcome = op(std::get<Value>(*a), std::get<Value>(*b));
+        st.outcome = decide_claims(op(std::get<Value>(*a), std::get<Value>(*b)), engine, limits);
       } catch (const BudgetExhausted& e) {  // the run's budget: undecided, not a rejection
         st.outcome = algebra::Outcome{};
         st.outcome->check = algebra::Check::unknown(e.what());

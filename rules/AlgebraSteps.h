@@ -9,6 +9,7 @@
 
 #include "analyzer/algebra/Operations.h"
 #include "rules/BufferGraph.h"
+#include "solver/Result.h"
 
 namespace lp::rules {
 
@@ -30,8 +31,9 @@ class AlgebraSteps {
  public:
   /// Evaluates every compose/divide of `file` whose operands are known (an operand naming a step
   /// without a result, or a buffer without a layout, leaves the step out: its own problem is
-  /// reported where it arises).
-  AlgebraSteps(const annotate::ParseResult& file, const BufferGraph& graph);
+  /// reported where it arises). The compositions the operations claim are decided with `engine`
+  /// within `limits` (solver/AlgebraClaims.h).
+  AlgebraSteps(const annotate::ParseResult& file, const BufferGraph& graph, Engine engine, const SolverLimits& limits);
 
   const std::vector<AlgebraStep>& steps() const { return steps_; }
   /// The step that defines `name`, or null.

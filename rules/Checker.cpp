@@ -64,7 +64,7 @@ struct RunContext {
 FileResult check_text(const annotate::ParseResult& parsed, const Config& config, const CuteDefinitions* cute) {
   FileResult r;
   BufferGraph graph(parsed);
-  AlgebraSteps algebra(parsed, graph);
+  AlgebraSteps algebra(parsed, graph, config.engine, config.limits);
   FileContext ctx{parsed, graph, algebra, config, cute};
   for (const Rule* rule : all_rules()) {
     FindingSink sink(rule->info(), config, r.findings, r.obligations);

@@ -59,7 +59,7 @@ struct Finding {
 /// What a decided obligation rests on (`check --verbose`, `--show-proven`, the JSON report):
 /// the engine that decided it and the domain it covered. Only what the proof established is set.
 struct ProofSummary {
-  std::string engine;             ///< "f2", "enum" or "z3": the engine that decided
+  std::string engine;             ///< "f2", "enum" or "z3": the engine that decided; parts decided by several join them, "enum+f2"
   std::optional<int64_t> points;  ///< the domain decided: elements x replicas, target points, box elements
   /// Accesses: the worst issued instruction's wavefronts and its ideal, how many issued
   /// instructions and base residues (bytes modulo the swizzle period, at `base_alignment`) the

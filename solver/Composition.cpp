@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <map>
 #include <stdexcept>
 
 #include "analyzer/ir/Checked.h"
@@ -15,36 +16,70 @@ namespace lp {
 
 namespace {
 
-// How B's image addresses A: a 1-D index, or one coordinate per top-level mode of A.
+// How B's image addresses A: a 1-D index, or a coordinate of A: each B axis (a scaled basis
+// _1@p) adds to the 1-D coordinate of A's mode at path p. A's 1-D index is then the sum of each
+// addressed mode's coordinate times its weight (the mode's leaves are contiguous in A's index
+// order), with each coordinate inside its mode.
 struct Addressing {
   bool by_index = true;
-  std::vector<size_t> mode_of_axis;  ///< B axis -> A top-level mode (by coordinate)
-  std::vector<int64_t> dims;         ///< A's top-level mode sizes
+  struct Target {
+    int64_t size = 1;    ///< the mode's number of points
+    int64_t weight = 1;  ///< the 1-D index step of the mode's coordinate 1
+  };
+  std::vector<Target> targets;          ///< the modes B addresses
+  std::vector<size_t> target_of_axis;  ///< B axis -> targets index
 };
+
+// The mode of A at `path` as an addressing target. CuTe's nested coordinates (paths longer than
+// one) are taken on colexicographic layouts only, where a mode's leaves are a contiguous run.
+std::optional<Addressing::Target> target_at(const Layout& a, const std::vector<uint32_t>& path) {
+  const std::vector<Mode>& modes = a.modes();
+  auto extent_product = [&](size_t from, size_t to) {
+    int64_t s = 1;
+    for (size_t k = from; k < to; ++k) s = checked_mul(s, modes[k].extent, "the composition's index");
+    return s;
+  };
+  const Nest* sub = &a.nest();
+  size_t first = 0;
+  for (uint32_t k : path) {
+    if (sub->leaf) {
+      if (k != 0) return std::nullopt;  // CuTe: a leaf is its own mode 0
+      continue;
+    }
+    if (k >= sub->children.size()) return std::nullopt;
+    for (uint32_t j = 0; j < k; ++j) first += sub->children[j].leaf_count();
+    sub = &sub->children[k];
+  }
+  const size_t last = first + sub->leaf_count();
+  if (a.order() == IndexOrder::Colex) return Addressing::Target{extent_product(first, last), extent_product(0, first)};
+  if (path.size() != 1) return std::nullopt;
+  return Addressing::Target{extent_product(first, last), extent_product(last, modes.size())};
+}
 
 Addressing addressing(const Layout& a, const Layout& b) {
   Addressing ad;
-  const Layout ac = a.with_order(IndexOrder::Colex);
-  std::vector<Nest> tops = a.nest().leaf ? std::vector<Nest>{Nest::make_leaf()} : a.nest().children;
-  size_t leaf = 0;
-  for (const Nest& t : tops) {
-    int64_t s = 1;
-    for (size_t k = 0; k < t.leaf_count(); ++k) s *= ac.modes()[leaf + k].extent;
-    ad.dims.push_back(s);
-    leaf += t.leaf_count();
-  }
   bool basis = false, memory = false;
+  std::map<std::vector<uint32_t>, size_t> target_of_path;
   for (const Axis& x : b.axes()) {
-    if (x.is_memory()) memory = true;
-    else if (x.is_basis() && x.path().size() == 1 && x.path()[0] < ad.dims.size()) basis = true;
-    else throw std::invalid_argument(fmt::format("B's axis '{}' does not address A (use integer strides or _1@d for d < {})",
-                                                 x.spelling(), ad.dims.size()));
+    if (x.is_memory()) {
+      memory = true;
+      ad.target_of_axis.push_back(0);
+      continue;
+    }
+    std::optional<Addressing::Target> t = x.is_basis() ? target_at(a, x.path()) : std::nullopt;
+    if (!t)
+      throw std::invalid_argument(fmt::format(
+          "B's axis '{}' does not address A (use integer strides, or _1@d for a mode d of A; nested modes of a "
+          "colexicographic A)", x.spelling()));
+    basis = true;
+    auto [it, fresh] = target_of_path.emplace(x.path(), ad.targets.size());
+    if (fresh) ad.targets.push_back(*t);
+    ad.target_of_axis.push_back(it->second);
   }
   if (basis && memory) throw std::invalid_argument("B mixes integer and scaled-basis strides");
   if (!b.replicas().empty() || (!b.stages().empty() && basis))
     throw std::invalid_argument("B must be a plain layout (no replicas; swizzles only on integer strides)");
   ad.by_index = !basis;
-  for (const Axis& x : b.axes()) ad.mode_of_axis.push_back(x.is_basis() ? x.path()[0] : 0);
   return ad;
 }
 
@@ -54,16 +89,31 @@ std::optional<int64_t> a_index(const Layout& a, const Addressing& ad, const Poin
     if (bimg[0] < 0 || bimg[0] >= a.size()) return std::nullopt;
     return bimg[0];
   }
-  std::vector<int64_t> x(ad.dims.size(), 0);
-  for (size_t ax = 0; ax < bimg.size(); ++ax) x[ad.mode_of_axis[ax]] += bimg[ax];
+  std::vector<int64_t> x(ad.targets.size(), 0);
+  for (size_t ax = 0; ax < bimg.size(); ++ax) x[ad.target_of_axis[ax]] += bimg[ax];
   int64_t idx = 0;
-  for (size_t d = 0; d < x.size(); ++d)
-    if (x[d] < 0 || x[d] >= ad.dims[d]) return std::nullopt;
-  if (a.order() == IndexOrder::Colex)
-    for (size_t d = x.size(); d-- > 0;) idx = idx * ad.dims[d] + x[d];
-  else
-    for (size_t d = 0; d < x.size(); ++d) idx = idx * ad.dims[d] + x[d];
+  for (size_t t = 0; t < x.size(); ++t) {
+    if (x[t] < 0 || x[t] >= ad.targets[t].size) return std::nullopt;
+    idx += x[t] * ad.targets[t].weight;
+  }
   return idx;
+}
+
+// R's image at i as CuTe evaluates it, also past R's domain: a colexicographic split with the
+// last mode taking the rest. Empty past the domain of a layout CuTe would not evaluate so (a
+// lexicographic one, or one with replicas).
+Point extended_image(const Layout& r, int64_t i) {
+  if (i < r.size()) return r.images(i)[0];
+  if (r.order() != IndexOrder::Colex || !r.replicas().empty()) return {};
+  const std::vector<Mode>& modes = r.modes();
+  std::vector<int64_t> coord(modes.size(), 0);
+  for (size_t k = 0; k < modes.size(); ++k) {
+    coord[k] = k + 1 == modes.size() ? i : i % modes[k].extent;
+    i /= modes[k].extent;
+  }
+  Point p = r.base_of(coord);
+  if (const auto m = r.axis_index(Axis::memory())) p[*m] = r.apply_stages(p[*m]);
+  return p;
 }
 
 CompositionWitness concrete_witness(const Layout& a, const Layout& b, const std::optional<Layout>& r,
@@ -74,22 +124,52 @@ CompositionWitness concrete_witness(const Layout& a, const Layout& b, const std:
   w.b_image = b.images(i)[0];
   auto ai = a_index(a, ad, w.b_image);
   w.out_of_domain = !ai;
+  if (r) w.outside_result = i >= r->size();
   if (ai) {
     w.expected = a.images(*ai)[0];
-    if (r) w.got = r->images(i)[0];
+    if (r) w.got = extended_image(*r, i);
   }
   return w;
 }
 
 // True when the witness really violates the obligation (the concrete re-check).
-bool violates(const CompositionWitness& w) { return w.out_of_domain || w.outside_result || w.expected != w.got; }
+bool violates(const CompositionWitness& w) { return w.out_of_domain || w.expected != w.got; }
+
+// One pass over B's domain, as CuTe would evaluate the claim: the first index whose B(c) leaves
+// A's domain; else how many indices R (evaluated past its domain as CuTe does) gets wrong, and
+// the first of them.
+struct Sweep {
+  std::optional<int64_t> out_of_domain;
+  int64_t wrong = 0;
+  std::optional<int64_t> first_wrong;
+};
+
+Sweep sweep(const Layout& a, const Layout& b, const Layout& r, const Addressing& ad) {
+  Sweep s;
+  std::vector<std::optional<int64_t>> index(static_cast<size_t>(b.size()));
+  for (int64_t i = 0; i < b.size(); ++i) {
+    checkpoint();
+    index[static_cast<size_t>(i)] = a_index(a, ad, b.images(i)[0]);
+    if (!index[static_cast<size_t>(i)]) {
+      s.out_of_domain = i;
+      return s;
+    }
+  }
+  for (int64_t i = 0; i < b.size(); ++i) {
+    checkpoint();
+    if (a.images(*index[static_cast<size_t>(i)])[0] == extended_image(r, i)) continue;
+    ++s.wrong;
+    if (!s.first_wrong) s.first_wrong = i;
+  }
+  return s;
+}
 
 CompositionResult by_enumeration(const Layout& a, const Layout& b, const std::optional<Layout>& r, const Addressing& ad,
                                  const SolverLimits& limits) {
   CompositionResult res;
   res.engine = Engine::Enum;
   if (b.size() > limits.max_enumeration) {
-    res.reason = fmt::format("B's domain ({} points) exceeds the enumeration limit", b.size());
+    res.reason = fmt::format("B's domain ({} points) exceeds the enumeration limit of {}", b.size(), limits.max_enumeration);
     return res;
   }
   for (int64_t i = 0; i < b.size(); ++i) {
@@ -138,13 +218,12 @@ CompositionResult by_z3(const Layout& a, const Layout& b, const std::optional<La
       index = bimg[0];
       in_a = z3::sge(index, k(0)) && z3::slt(index, k(a.size()));
     } else {
-      std::vector<z3::expr> x(ad.dims.size(), k(0));
-      for (size_t ax = 0; ax < bimg.size(); ++ax) x[ad.mode_of_axis[ax]] = x[ad.mode_of_axis[ax]] + bimg[ax];
-      for (size_t d = 0; d < x.size(); ++d) in_a = in_a && z3::sge(x[d], k(0)) && z3::slt(x[d], k(ad.dims[d]));
-      if (a.order() == IndexOrder::Colex)
-        for (size_t d = x.size(); d-- > 0;) index = index * k(ad.dims[d]) + x[d];
-      else
-        for (size_t d = 0; d < x.size(); ++d) index = index * k(ad.dims[d]) + x[d];
+      std::vector<z3::expr> x(ad.targets.size(), k(0));
+      for (size_t ax = 0; ax < bimg.size(); ++ax) x[ad.target_of_axis[ax]] = x[ad.target_of_axis[ax]] + bimg[ax];
+      for (size_t t = 0; t < x.size(); ++t) {
+        in_a = in_a && z3::sge(x[t], k(0)) && z3::slt(x[t], k(ad.targets[t].size));
+        index = index + x[t] * k(ad.targets[t].weight);
+      }
     }
     std::string why;
     // Asks Z3 for an index with `violation`. False when the search stops here: refuted (with the
@@ -265,23 +344,34 @@ CompositionResult prove_composition(const Layout& a, const Layout& b, const std:
                 return Rerun{prove_composition(a, b, r, e, l), ""};
               }});
   if (r && r->size() != b.size()) {
-    // The result is not even a function on B's domain: refuted where the two domains part, before
-    // any engine.
+    // The result is not even a function on B's domain: refuted before any engine. Where B's domain
+    // can be enumerated, the witness is where R, evaluated past its domain as CuTe does, is wrong.
     return timed_decision<CompositionResult>(engine, limits, [&] {
       CompositionResult res;
-      int64_t i = std::min(r->size(), b.size());
       res.engine = engine;
       res.verdict = Verdict::Refuted;
-      CompositionWitness w;
-      w.index = i;
-      w.outside_result = true;
-      if (i < b.size()) {
-        w = concrete_witness(a, b, std::nullopt, ad, i);
-        w.outside_result = true;
+      res.reason = fmt::format("the stated result has size {} but B has size {}", r->size(), b.size());
+      const int64_t parting = std::min(r->size(), b.size());
+      std::optional<int64_t> at;
+      if (b.size() <= limits.max_enumeration) {
+        res.engine = Engine::Enum;
+        const Sweep s = sweep(a, b, *r, ad);
+        if (s.out_of_domain) {
+          res.witness = concrete_witness(a, b, r, ad, *s.out_of_domain);
+          return res;
+        }
+        res.wrong_points = s.wrong;
+        at = s.first_wrong;
       }
-      res.witness = w;
-      res.reason = fmt::format("the stated result has size {} but B has size {}: index {} is in only one of the two domains",
-                               r->size(), b.size(), i);
+      if (!at && parting < b.size()) at = parting;
+      if (at) {
+        res.witness = concrete_witness(a, b, r, ad, *at);
+      } else {  // R is longer than B: the parting index is outside B
+        CompositionWitness w;
+        w.index = parting;
+        w.outside_result = true;
+        res.witness = w;
+      }
       return res;
     });
   }
@@ -294,8 +384,18 @@ CompositionResult prove_composition(const Layout& a, const Layout& b, const std:
     if (violates(*res.witness)) return std::nullopt;
     return fmt::format("A, B and R agree at index {}", res.witness->index);
   };
-  o.describe = [](CompositionResult& res) {
+  o.describe = [&](CompositionResult& res) {
     if (!res.witness) return;
+    // Every engine's refutation reads the same: the first index leaving A's domain if there is
+    // one, else how many of B's points R gets wrong, where B's domain can be enumerated.
+    if (r && b.size() <= limits.max_enumeration) {
+      try {
+        const Sweep s = sweep(a, b, *r, ad);
+        if (s.out_of_domain) res.witness = concrete_witness(a, b, r, ad, *s.out_of_domain);
+        else res.wrong_points = s.wrong;
+      } catch (const BudgetExhausted&) {  // the refutation stands; only its count is missing
+      }
+    }
     res.reason = res.witness->out_of_domain ? fmt::format("B({}) leaves A's domain", res.witness->index)
                                             : fmt::format("R({}) differs from A(B({}))", res.witness->index, res.witness->index);
   };

@@ -1,7 +1,9 @@
 #pragma once
 // Composition legality: for every c in B's domain, B(c) lies in A's domain and the stated
 // result R satisfies R(c) == A(B(c)). B's images are A's 1-D indices (integer strides) or A's
-// top-level coordinates (scaled bases _1@d). R is indexed like B (same size, same 1-D order).
+// coordinates (scaled bases: _1@d adds to the 1-D coordinate of A's mode d, _1@d@k (path d,k) to
+// that of its mode k, as CuTe's E<d,k>). R is indexed like B (same size, same 1-D order). This
+// one decision serves `prove compose` and the algebra's legality (solver/AlgebraClaims.h).
 #include <optional>
 #include <vector>
 
@@ -15,15 +17,21 @@ struct CompositionWitness {
   std::vector<int64_t> coordinate;  ///< c split across B's modes
   bool out_of_domain = false;   ///< B(c) leaves A's domain (then expected/got are unset)
   bool outside_result = false;  ///< c is outside R's domain (R's size differs from B's)
-  Point b_image;                ///< B(c)
-  Point expected, got;          ///< A(B(c)) and R(c)
+  Point b_image;                ///< B(c); empty when c is outside B's domain (R longer than B)
+  /// A(B(c)) and R(c), R evaluated past its domain as CuTe does (a colexicographic split, the
+  /// last mode taking the rest); `got` is empty where R cannot be so evaluated.
+  Point expected, got;
 };
 
 struct CompositionResult : Outcome {
   std::optional<CompositionWitness> witness;
+  /// After a refutation, when B's domain was enumerated and stays in A's domain: at how many of
+  /// B's points R differs from A o B (0 when only the sizes differ).
+  std::optional<int64_t> wrong_points;
 };
 
-/// A stated result whose size differs from B's is refuted at the first index one of them lacks.
+/// A stated result whose size differs from B's is refuted before any engine; where B's domain can
+/// be enumerated, at the first point R (evaluated past its domain as CuTe does) gets wrong.
 /// Throws std::invalid_argument when B's images are neither A's indices nor A's coordinates.
 /// With `r` absent only the domain is checked.
 CompositionResult prove_composition(const Layout& a, const Layout& b, const std::optional<Layout>& r, Engine engine,

@@ -24,92 +24,32 @@ Witness witness_at(const Evaluator& domain, const std::string& name, int64_t i, 
                  std::move(actual)};
 }
 
-// The value of A at a scaled-basis coordinate: each term v@path is the 1-D coordinate v of A's
-// mode at that path. Returns false (with the reason) when a coordinate leaves its mode's domain.
-bool value_at_basis_coordinate(const CuteLayout& a_core, const Value& coord, Value& out, std::string& why) {
-  std::map<Axis, int64_t> sum;
-  for (const auto& [axis, v] : coord) {
-    if (!axis.is_basis()) {
-      why = "an integer and a scaled-basis component together";
-      return false;
-    }
-    const CuteLayout* sub = &a_core;
-    for (uint32_t k : axis.path()) {
-      if (k >= sub->rank()) {
-        why = fmt::format("basis {} names a mode A does not have", axis.spelling());
-        return false;
-      }
-      sub = &sub->mode(k);
-    }
-    Evaluator mode(to_ir(*sub));
-    if (v < 0 || v >= mode.size()) {
-      why = fmt::format("coordinate {} of A's mode {} is outside [0, {})", v, axis.spelling(), mode.size());
-      return false;
-    }
-    for (const auto& [ax, c] : mode.at(v)) sum[ax] = checked_add(sum[ax], c, "evaluation");
-  }
-  out.clear();
-  for (const auto& [ax, c] : sum)
-    if (c != 0) out.push_back({ax, c});
-  return true;
-}
-
 }  // namespace
 
 Check combine(const std::vector<Check>& checks) {
   for (const Check& c : checks)
     if (c.verdict == Verdict::Illegal) return c;
+  Check all = Check::legal();
+  all.engines.clear();
+  for (const Check& c : checks) {
+    all.claims.insert(all.claims.end(), c.claims.begin(), c.claims.end());
+    all.engines.insert(c.engines.begin(), c.engines.end());
+  }
   for (const Check& c : checks)
-    if (c.verdict == Verdict::Unknown) return c;
-  std::string why;
+    if (c.verdict == Verdict::Unknown) {
+      all.verdict = Verdict::Unknown;
+      all.reason = c.reason;
+      return all;
+    }
   for (const Check& c : checks)
-    if (!c.reason.empty()) why += (why.empty() ? "" : "; ") + c.reason;
-  return Check::legal(why);
+    if (!c.reason.empty()) all.reason += (all.reason.empty() ? "" : "; ") + c.reason;
+  return all;
 }
 
-Check check_composition(const Layout& a, const CuteLayout& a_core, const CuteLayout& b, const Layout& r) {
-  const Evaluator ea(a), eb(to_ir(b)), er(r);
-  if (auto big = too_large(eb.size(), "B's domain")) return *big;
-  // Expected values over B's domain, or the first point where B leaves A's domain.
-  reserve_memory(static_cast<uint64_t>(eb.size()) * sizeof(Value), "the expected values of the composition");
-  std::vector<Value> expected(static_cast<size_t>(eb.size()));
-  for (int64_t i = 0; i < eb.size(); ++i) {
-    checkpoint();
-    const Value bv = eb.at(i);
-    int64_t j = 0;
-    std::string why;
-    if (as_integer(bv, j)) {
-      if (j < 0 || j >= ea.size())
-        return Check::illegal(fmt::format("B's image leaves A's domain: B(c) = {} is outside [0, {})", j, ea.size()),
-                              witness_at(eb, "B", i, "A's domain", fmt::format("[0, {})", ea.size()), "B(c)",
-                                         value_text(bv)));
-      expected[static_cast<size_t>(i)] = ea.at(j);
-    } else if (!a.stages().empty() || !value_at_basis_coordinate(a_core, bv, expected[static_cast<size_t>(i)], why)) {
-      return Check::illegal(fmt::format("B's image leaves A's domain: B(c) = {}: {}", value_text(bv),
-                                        why.empty() ? "a scaled-basis point into a swizzled layout" : why),
-                            witness_at(eb, "B", i, "a coordinate of A", "in A's domain", "B(c)", value_text(bv)));
-    }
-  }
-  // A result of the wrong size is compared the way CuTe would use it: past its domain too.
-  int64_t wrong = 0, first_wrong = -1;
-  for (int64_t i = 0; i < eb.size(); ++i) {
-    checkpoint();
-    if (er.at_extended(i) != expected[static_cast<size_t>(i)]) {
-      ++wrong;
-      if (first_wrong < 0) first_wrong = i;
-    }
-  }
-  std::string size_note;
-  if (er.size() != eb.size())
-    size_note = fmt::format("the result has {} points but B has {}; ", er.size(), eb.size());
-  if (wrong == 0 && size_note.empty()) return Check::legal();
-  if (wrong == 0)
-    return Check::illegal(size_note + "evaluated past its domain as CuTe does, it agrees with A o B");
-  return Check::illegal(
-      fmt::format("{}the result is not A o B: wrong at {} of {} points", size_note, wrong, eb.size()),
-      witness_at(eb, "B", first_wrong, "A(B(c))", value_text(expected[static_cast<size_t>(first_wrong)]), "R(c)",
-                 value_text(er.at_extended(first_wrong))));
-  return Check::legal();
+Check claim_composition(Layout a, const CuteLayout& b, Layout r, std::string context) {
+  Check c{Verdict::Legal, {}, std::nullopt, {}, {}};
+  c.claims.push_back(CompositionClaim{std::move(a), to_ir(b), std::move(r), std::move(context)});
+  return c;
 }
 
 Check check_complement(const CuteLayout& l, int64_t cotarget, const CuteLayout& r) {

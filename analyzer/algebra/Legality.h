@@ -1,10 +1,12 @@
 #pragma once
 // Legality by exhaustive evaluation: each check enumerates the domain and compares the result with
-// the function the operation claims, using lp::Layout's evaluator. A domain above
-// kMaxCheckedPoints gives "unknown", never "legal"; so does the run's budget running out
+// the function the operation claims, using lp::Layout's evaluator; compositions are stated as
+// claims for the solver (CompositionClaim). A domain above kMaxCheckedPoints gives "unknown",
+// never "legal"; so does the run's budget running out
 // (the checks call checkpoint(), analyzer/support/Governor.h, and throw BudgetExhausted, which
 // the operations in Operations.h turn into "unknown").
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -26,24 +28,42 @@ struct Witness {
   std::string actual_label, actual;      ///< e.g. "R(c)", "14"
 };
 
+/// A composition an operation's result stands on: for every c in B's domain, B(c) lies in A's
+/// domain and R(c) == A(B(c)), R evaluated past its domain as CuTe does. The algebra states it
+/// and does not decide it: the solver's composition portfolio does (solver/AlgebraClaims.h), the
+/// one decision `prove compose` also gets.
+struct CompositionClaim {
+  Layout a;             ///< may carry post stages (a swizzled layout)
+  Layout b;             ///< values are A's 1-D indices, or scaled-basis coordinates of A's modes
+  Layout r;             ///< the result the operation computed
+  std::string context;  ///< what an illegal verdict's reason starts with, e.g. "the tile _4:_1 does not fit _6:_1: "
+};
+
+/// A legality verdict. Invariant: an Illegal check does not depend on `claims`; a Legal or
+/// Unknown one holds only once its claims are decided, which lp::decide_claims does.
 struct Check {
   Verdict verdict = Verdict::Legal;
   std::string reason;
   std::optional<Witness> witness;
+  std::vector<CompositionClaim> claims;  ///< compositions still to decide
+  /// The engines the verdict rests on: "enum" for the algebra's own evaluation, the solver's
+  /// engine for each decided claim.
+  std::set<std::string> engines;
 
-  static Check legal(std::string why = {}) { return Check{Verdict::Legal, std::move(why), std::nullopt}; }
-  static Check unknown(std::string why) { return Check{Verdict::Unknown, std::move(why), std::nullopt}; }
+  static Check legal(std::string why = {}) { return Check{Verdict::Legal, std::move(why), std::nullopt, {}, {"enum"}}; }
+  static Check unknown(std::string why) { return Check{Verdict::Unknown, std::move(why), std::nullopt, {}, {}}; }
   static Check illegal(std::string why, std::optional<Witness> w = std::nullopt) {
-    return Check{Verdict::Illegal, std::move(why), std::move(w)};
+    return Check{Verdict::Illegal, std::move(why), std::move(w), {}, {"enum"}};
   }
 };
 
-/// The first illegal check, else the first unknown, else legal (reasons of legal checks joined).
+/// The first illegal check, else the first unknown, else legal (reasons of legal checks joined);
+/// unless illegal, it stands on the claims of all of them.
 Check combine(const std::vector<Check>& checks);
 
-/// R(c) == A(B(c)) and B(c) in A's domain for every c in B's domain. A may carry post stages
-/// (a swizzled layout); B's scaled-basis values address A's modes.
-Check check_composition(const Layout& a, const CuteLayout& a_core, const CuteLayout& b, const Layout& r);
+/// A legal verdict that stands on R(c) == A(B(c)) with B(c) in A's domain for every c in B's
+/// domain (A may carry post stages; B's scaled-basis values address A's modes).
+Check claim_composition(Layout a, const CuteLayout& b, Layout r, std::string context = {});
 /// (L without stride-0 modes, R) is injective and its image covers [0, cotarget).
 Check check_complement(const CuteLayout& l, int64_t cotarget, const CuteLayout& r);
 /// R(i) == L(i) on L's domain and size(R) == size(L).

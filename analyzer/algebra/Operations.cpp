@@ -77,9 +77,8 @@ Check verify_divide(const CuteLayout& l, const CuteTiler& t, const CuteLayout& d
   Check c = check_complement(t.layout, size_of(l).value, rest);
   if (c.verdict == Verdict::Illegal)
     c.reason = fmt::format("the tile {} does not divide {}: {}", cute_text(t.layout), cute_text(l), c.reason);
-  Check k = check_composition(to_ir(l), l, CuteLayout::tuple({t.layout, rest}), to_ir(d));
-  if (k.verdict == Verdict::Illegal)
-    k.reason = fmt::format("the tile {} does not fit {}: {}", cute_text(t.layout), cute_text(l), k.reason);
+  Check k = claim_composition(to_ir(l), CuteLayout::tuple({t.layout, rest}), to_ir(d),
+                              fmt::format("the tile {} does not fit {}: ", cute_text(t.layout), cute_text(l)));
   return combine({c, k});
 }
 
@@ -99,8 +98,7 @@ Check verify_product(const CuteLayout& a, const CuteTiler& b, const CuteLayout& 
   const CuteLayout c = complement(a, Int{cotarget, true});
   Check comp = check_complement(a, cotarget, c);
   if (comp.verdict == Verdict::Illegal) comp.reason = "the block's complement is illegal: " + comp.reason;
-  Check tiles = check_composition(to_ir(c), c, b.layout, to_ir(p.mode(1)));
-  if (tiles.verdict == Verdict::Illegal) tiles.reason = "the tile placement is not complement o B: " + tiles.reason;
+  Check tiles = claim_composition(to_ir(c), b.layout, to_ir(p.mode(1)), "the tile placement is not complement o B: ");
   std::vector<Check> checks{comp, tiles};
   if (check_injective(a, "A").verdict == Verdict::Legal && check_injective(b.layout, "B").verdict == Verdict::Legal)
     checks.push_back(check_injective(p, "R"));
@@ -295,7 +293,7 @@ Outcome op_compose(const Operand& a, const Operand& b) {
       std::vector<Check> checks;
       for (size_t i = 0; i < tb->parts.size(); ++i)
         if (tb->parts[i].kind == CuteTiler::Kind::Layout)
-          checks.push_back(check_composition(to_ir(core.mode(i)), core.mode(i), tb->parts[i].layout, to_ir(r.mode(i))));
+          checks.push_back(claim_composition(to_ir(core.mode(i)), tb->parts[i].layout, to_ir(r.mode(i))));
         else if (tb->parts[i].kind == CuteTiler::Kind::Tuple)
           throw AlgebraError("nested tiler tuples in compose are not supported");
       return combine(checks);
@@ -312,7 +310,7 @@ Outcome op_compose(const Operand& a, const Operand& b) {
   const CuteLayout core = from_ir(core_of(*la));
   if (la->stages().empty())
     return run("compose", [&] { return composition(core, bl); },
-               [&](const CuteLayout& r) { return check_composition(*la, core, bl, to_ir(r)); });
+               [&](const CuteLayout& r) { return claim_composition(*la, bl, to_ir(r)); });
   // CuTe: composition(Sw o O o L, B) = Sw o O o (L o B).
   try {
     const CuteLayout rc = composition(core, bl);
@@ -322,7 +320,7 @@ Outcome op_compose(const Operand& a, const Operand& b) {
     o.text = print_cute(r).text;
     o.composed = r;
     o.layout = rc;
-    o.check = within_budget([&] { return check_composition(*la, core, bl, r); });
+    o.check = claim_composition(*la, bl, r);
   } catch (const CuteRejects& e) {
     o.check = Check::illegal(std::string(e.what()) + "; there is no result");
   }

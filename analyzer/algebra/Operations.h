@@ -1,6 +1,8 @@
 #pragma once
 // The algebra as LayoutProof offers it: each operation computes CuTe's result and decides, by
-// exhaustive evaluation, whether that result is the function the operation claims.
+// exhaustive evaluation, whether that result is the function the operation claims. The
+// compositions a result stands on are returned as claims (Check::claims) and decided above the
+// algebra by the solver's composition portfolio: lp::decide_claims (solver/AlgebraClaims.h).
 #include <optional>
 #include <string>
 #include <variant>
@@ -18,7 +20,7 @@ struct Outcome {
   std::optional<std::string> text;         ///< absent when there is no result (CuTe rejects it)
   std::optional<CuteLayout> layout;        ///< the result as a plain CuTe layout, when it is one
   std::optional<Layout> composed;          ///< the result when it carries a swizzle stage
-  Check check;
+  Check check;                             ///< undecided while check.claims is not empty
 };
 
 /// An operand of compose: a layout (possibly `Sw o O o L`), a bare swizzle, or a tiler tuple.

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "RandomLayouts.h"
+#include "solver/AlgebraClaims.h"
 #include "analyzer/algebra/CuteRejects.h"
 #include "analyzer/algebra/Operations.h"
 #include "analyzer/parse/Parsers.h"
@@ -52,7 +53,7 @@ std::string cpp_shape(const std::vector<Int>& s) {
 
 struct Case {
   std::string op, description, cpp;
-  Outcome ours;
+  algebra::Outcome ours;
   /// Brute-force judgement of a result CuTe printed (for ops where a differing result must be
   /// shown wrong); empty when the op's results must agree exactly.
   std::function<Check(const Layout&)> judge;
@@ -63,9 +64,9 @@ struct Suite {
   std::map<std::string, int> rejected;     // CuTe would not compile these; not sent to CuTe
   std::map<std::string, int> unsupported;  // operands LayoutProof's algebra does not take
 
-  void add(std::string op, std::string description, std::string cpp, std::function<Outcome()> ours,
+  void add(std::string op, std::string description, std::string cpp, std::function<algebra::Outcome()> ours,
            std::function<Check(const Layout&)> judge = {}) {
-    Outcome o;
+    algebra::Outcome o;
     try {
       o = ours();
     } catch (const AlgebraError& e) {
@@ -90,19 +91,19 @@ void generate(Suite& s) {
     CuteLayout b = g.any(2);
     const Layout ai = to_ir(a);
     s.add("compose", cute_text(a) + " o " + cute_text(b), fmt::format("composition({},{})", cpp_layout(a), cpp_layout(b)),
-          [=] { return op_compose(ai, to_ir(b)); },
-          [=](const Layout& r) { return check_composition(ai, a, b, r); });
+          [=] { return lp::decide_claims(op_compose(ai, to_ir(b))); },
+          [=](const Layout& r) { return lp::decide_claims(claim_composition(ai, b, r)); });
   }
   g.allow_negative = false;
   for (int i = 0; i < 250; ++i) {
     g.allow_dynamic = i % 2 == 0;
     CuteLayout l = g.any();
-    s.add("coalesce", cute_text(l), fmt::format("coalesce({})", cpp_layout(l)), [=] { return op_coalesce(to_ir(l)); },
+    s.add("coalesce", cute_text(l), fmt::format("coalesce({})", cpp_layout(l)), [=] { return lp::decide_claims(op_coalesce(to_ir(l))); },
           [=](const Layout& r) { return check_same_function(l, from_ir(r), "coalesce"); });
-    s.add("filter", cute_text(l), fmt::format("filter({})", cpp_layout(l)), [=] { return op_filter(to_ir(l)); },
+    s.add("filter", cute_text(l), fmt::format("filter({})", cpp_layout(l)), [=] { return lp::decide_claims(op_filter(to_ir(l))); },
           [=](const Layout& r) { return check_zeros_removed(l, from_ir(r), "filter"); });
     s.add("filter_zeros", cute_text(l), fmt::format("filter_zeros({})", cpp_layout(l)),
-          [=] { return op_filter_zeros(to_ir(l)); },
+          [=] { return lp::decide_claims(op_filter_zeros(to_ir(l))); },
           [=](const Layout& r) { return check_zeros_removed(l, from_ir(r), "filter_zeros"); });
   }
   g.allow_dynamic = false;
@@ -111,18 +112,18 @@ void generate(Suite& s) {
     if (g.chance(0.5)) {
       const int64_t m = g.pick({1, 8, 16, 24, 32, 64, 100});
       s.add("complement", fmt::format("{} , {}", cute_text(l), m), fmt::format("complement({},Int<{}>{{}})", cpp_layout(l), m),
-            [=] { return op_complement(to_ir(l), Int{m, true}); },
+            [=] { return lp::decide_claims(op_complement(to_ir(l), Int{m, true})); },
             [=](const Layout& r) { return check_complement(l, m, from_ir(r)); });
     } else {
       s.add("complement", cute_text(l), fmt::format("complement({})", cpp_layout(l)),
-            [=] { return op_complement(to_ir(l), std::nullopt); },
+            [=] { return lp::decide_claims(op_complement(to_ir(l), std::nullopt)); },
             [=](const Layout& r) { return check_complement(l, filter(l).cosize().value, from_ir(r)); });
     }
     s.add("right_inverse", cute_text(l), fmt::format("right_inverse({})", cpp_layout(l)),
-          [=] { return op_right_inverse(to_ir(l)); },
+          [=] { return lp::decide_claims(op_right_inverse(to_ir(l))); },
           [=](const Layout& r) { return check_right_inverse(l, from_ir(r)); });
     s.add("left_inverse", cute_text(l), fmt::format("left_inverse({})", cpp_layout(l)),
-          [=] { return op_left_inverse(to_ir(l)); },
+          [=] { return lp::decide_claims(op_left_inverse(to_ir(l))); },
           [=](const Layout& r) { return check_left_inverse(l, from_ir(r)); });
   }
   for (int i = 0; i < 250; ++i) {
@@ -138,15 +139,15 @@ void generate(Suite& s) {
     }
     const std::string d = cute_text(l) + " / tiler";
     s.add("logical_divide", d, fmt::format("logical_divide({},{})", cpp_layout(l), cpp_tiler(t)),
-          [=] { return op_divide(DivideKind::Logical, to_ir(l), t); });
+          [=] { return lp::decide_claims(op_divide(DivideKind::Logical, to_ir(l), t)); });
     const bool zip_ok = t.kind == CuteTiler::Kind::Tuple;
     if (zip_ok) {
       s.add("zipped_divide", d, fmt::format("zipped_divide({},{})", cpp_layout(l), cpp_tiler(t)),
-            [=] { return op_divide(DivideKind::Zipped, to_ir(l), t); });
+            [=] { return lp::decide_claims(op_divide(DivideKind::Zipped, to_ir(l), t)); });
       s.add("tiled_divide", d, fmt::format("tiled_divide({},{})", cpp_layout(l), cpp_tiler(t)),
-            [=] { return op_divide(DivideKind::Tiled, to_ir(l), t); });
+            [=] { return lp::decide_claims(op_divide(DivideKind::Tiled, to_ir(l), t)); });
       s.add("flat_divide", d, fmt::format("flat_divide({},{})", cpp_layout(l), cpp_tiler(t)),
-            [=] { return op_divide(DivideKind::Flat, to_ir(l), t); });
+            [=] { return lp::decide_claims(op_divide(DivideKind::Flat, to_ir(l), t)); });
     }
   }
   for (int i = 0; i < 200; ++i) {
@@ -155,21 +156,21 @@ void generate(Suite& s) {
     CuteLayout b = g.chance(0.6) ? g.compact(2) : g.any(2);
     const std::string d = cute_text(a) + " * " + cute_text(b);
     s.add("logical_product", d, fmt::format("logical_product({},{})", cpp_layout(a), cpp_layout(b)),
-          [=] { return op_logical_product(to_ir(a), CuteTiler::of(b)); });
+          [=] { return lp::decide_claims(op_logical_product(to_ir(a), CuteTiler::of(b))); });
     s.add("blocked_product", d, fmt::format("blocked_product({},{})", cpp_layout(a), cpp_layout(b)),
-          [=] { return op_blocked_product(to_ir(a), to_ir(b)); });
+          [=] { return lp::decide_claims(op_blocked_product(to_ir(a), to_ir(b))); });
     s.add("raked_product", d, fmt::format("raked_product({},{})", cpp_layout(a), cpp_layout(b)),
-          [=] { return op_raked_product(to_ir(a), to_ir(b)); });
+          [=] { return lp::decide_claims(op_raked_product(to_ir(a), to_ir(b))); });
     std::vector<Int> target;
     for (size_t k = 0; k < std::max<size_t>(a.rank(), 2); ++k)
       target.push_back(Int{(k < a.rank() ? a.mode(k).size().value : 1) * g.pick({1, 2, 3}), true});
     s.add("tile_to_shape", cute_text(a), fmt::format("tile_to_shape({},{})", cpp_layout(a), cpp_shape(target)),
-          [=] { return op_tile_to_shape(to_ir(a), target); });
+          [=] { return lp::decide_claims(op_tile_to_shape(to_ir(a), target)); });
     CuteLayout c = g.compact(3), e = g.compact(3);
     if (c.size().value == e.size().value)
       s.add("max_common_vector", cute_text(c) + " , " + cute_text(e),
             fmt::format("max_common_vector({},{})", cpp_layout(c), cpp_layout(e)),
-            [=] { return op_max_common_vector(to_ir(c), to_ir(e)); });
+            [=] { return lp::decide_claims(op_max_common_vector(to_ir(c), to_ir(e))); });
   }
 }
 
@@ -251,7 +252,7 @@ int main(int argc, char** argv) {
       continue;
     }
     const std::string& theirs = printed[i];
-    if (c.ours.check.verdict == Verdict::Illegal) ++st[4];
+    if (c.ours.check.verdict == algebra::Verdict::Illegal) ++st[4];
     if (theirs == *c.ours.text) {
       ++st[0];
       continue;
@@ -276,7 +277,7 @@ int main(int argc, char** argv) {
     }
     if (c.judge && cute_layout) {
       const Check j = c.judge(*cute_layout);
-      if (j.verdict == Verdict::Illegal) {
+      if (j.verdict == algebra::Verdict::Illegal) {
         ++st[2];
         std::cout << fmt::format("CuTe wrong {} [{}]: CuTe {} (illegal: {}), LayoutProof {}\n", c.op, c.description,
                                  theirs, j.reason, *c.ours.text);

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "TestSupport.h"
+#include "solver/AlgebraClaims.h"
 #include "analyzer/algebra/Operations.h"
 
 using namespace lp;
@@ -36,7 +37,7 @@ std::vector<int64_t> image(const Evaluator& e) {
 }
 Evaluator eval(const CuteLayout& l) { return Evaluator(to_ir(l)); }
 /// The result of an outcome as an evaluable layout (plain or carrying a swizzle stage).
-Evaluator eval(const Outcome& o) {
+Evaluator eval(const algebra::Outcome& o) {
   REQUIRE((o.layout || o.composed));
   return o.layout ? eval(*o.layout) : Evaluator(*o.composed);
 }
@@ -177,7 +178,7 @@ TEST_CASE("CuTe core coalesce cases: flat, same size, same function; legal", "[a
   for (const char* l : kCoalesceCases) {
     INFO("coalesce " << l);
     const CuteLayout cl = cute(l);
-    const Outcome o = op_coalesce(ir(l));
+    const algebra::Outcome o = lp::decide_claims(op_coalesce(ir(l)));
     REQUIRE(o.layout);
     INFO("=> " << o.text.value_or("-"));
     // depth <= 1: every top-level mode is a leaf.
@@ -185,7 +186,7 @@ TEST_CASE("CuTe core coalesce cases: flat, same size, same function; legal", "[a
     const Evaluator el = eval(cl), er = eval(*o.layout);
     REQUIRE(er.size() == el.size());
     for (int64_t i = 0; i < el.size(); ++i) CHECK(at(er, i) == at(el, i));
-    CHECK(o.check.verdict == Verdict::Legal);
+    CHECK(o.check.verdict == algebra::Verdict::Legal);
   }
 }
 
@@ -197,7 +198,7 @@ TEST_CASE("CuTe core complement cases: CuTe's post-conditions, and the verdict m
     const CuteLayout cl = cute(k.l);
     const std::vector<int64_t> l_img = image(eval(cl));
     const int64_t m = k.cotarget ? k.cotarget->value : cosize_bf(l_img);  // CuTe: cosize(layout)
-    const Outcome o = op_complement(ir(k.l), k.cotarget);
+    const algebra::Outcome o = lp::decide_claims(op_complement(ir(k.l), k.cotarget));
     REQUIRE(o.layout);
     INFO("=> " << *o.text << ": " << o.check.reason);
     const std::vector<int64_t> r = image(eval(*o.layout));
@@ -216,7 +217,7 @@ TEST_CASE("CuTe core complement cases: CuTe's post-conditions, and the verdict m
     std::string why;
     const bool holds = complement_holds(cl, r, m, why);
     INFO("brute force: " << (holds ? "holds" : why));
-    CHECK(o.check.verdict == (holds ? Verdict::Legal : Verdict::Illegal));
+    CHECK(o.check.verdict == (holds ? algebra::Verdict::Legal : algebra::Verdict::Illegal));
     if (!holds) CHECK_THAT(why, Catch::Contains("uncovered"));  // the strides do not nest: a hole
     (holds ? legal : illegal)++;
   }
@@ -232,7 +233,7 @@ TEST_CASE("CuTe core logical_divide cases: R_0 == A o B, R == A o (B, complement
   for (const PairCase& k : kDivideCases) {
     INFO("logical_divide " << k.a << " / " << k.b);
     const CuteLayout ca = cute(k.a), cb = cute(k.b);
-    const Outcome o = op_divide(DivideKind::Logical, ir(k.a), CuteTiler::of(cb));
+    const algebra::Outcome o = lp::decide_claims(op_divide(DivideKind::Logical, ir(k.a), CuteTiler::of(cb)));
     REQUIRE(o.layout);
     INFO("=> " << *o.text << ": " << o.check.reason);
     // CuTe's assertions: rank 2, mode 0 compatible with B (same size; here also the same function A o B).
@@ -241,7 +242,7 @@ TEST_CASE("CuTe core logical_divide cases: R_0 == A o B, R == A o (B, complement
     const int64_t n0 = er0.size();
     CHECK(n0 == eb.size());
     // The tiler (B, C): C the complement of B against size(A), itself checked by brute force.
-    const Outcome oc = op_complement(ir(k.b), Int{ea.size(), true});
+    const algebra::Outcome oc = lp::decide_claims(op_complement(ir(k.b), Int{ea.size(), true}));
     REQUIRE(oc.layout);
     const Evaluator ec = eval(*oc.layout);
     CHECK(er.size() == n0 * ec.size());
@@ -260,7 +261,7 @@ TEST_CASE("CuTe core logical_divide cases: R_0 == A o B, R == A o (B, complement
     for (int64_t x = 0; x < ea.size(); ++x) covers = covers && std::find(t.begin(), t.end(), x) != t.end();
     const bool holds = !leaves_a && injective(t) && covers;
     INFO("brute force: (B, C) " << (leaves_a ? "leaves A's domain" : holds ? "is a permutation of A's domain" : "is not a bijection"));
-    CHECK(o.check.verdict == (holds ? Verdict::Legal : Verdict::Illegal));
+    CHECK(o.check.verdict == (holds ? algebra::Verdict::Legal : algebra::Verdict::Illegal));
     illegal += !holds;
   }
   // The dynamic cases 2/_32, 48/_32, 96/_32:_2, 32/_48: the tile does not divide A, so (B, C)
@@ -274,7 +275,7 @@ TEST_CASE("CuTe core logical_product cases: R_0 == A, R_1 == complement o B; ver
   for (const PairCase& k : kProductCases) {
     INFO("logical_product " << k.a << " x " << k.b);
     const CuteLayout ca = cute(k.a), cb = cute(k.b);
-    const Outcome o = op_logical_product(ir(k.a), CuteTiler::of(cb));
+    const algebra::Outcome o = lp::decide_claims(op_logical_product(ir(k.a), CuteTiler::of(cb)));
     REQUIRE(o.layout);
     INFO("=> " << *o.text << ": " << o.check.reason);
     // CuTe's assertions: rank 2, layout<0>(R) == A (printed identically), compatible(B, R_1).
@@ -287,7 +288,7 @@ TEST_CASE("CuTe core logical_product cases: R_0 == A, R_1 == complement o B; ver
     // R_1 == C o B, C = complement(A, size(A) * cosize(B)), C's property checked by brute force.
     const std::vector<int64_t> b_img = image(eb);
     const int64_t m = ea.size() * cosize_bf(b_img);
-    const Outcome oc = op_complement(ir(k.a), Int{m, true});
+    const algebra::Outcome oc = lp::decide_claims(op_complement(ir(k.a), Int{m, true}));
     REQUIRE(oc.layout);
     const Evaluator ec = eval(*oc.layout);
     const std::vector<int64_t> c_img = image(ec);
@@ -307,7 +308,7 @@ TEST_CASE("CuTe core logical_product cases: R_0 == A, R_1 == complement o B; ver
       why = "R is not injective";
     }
     INFO("brute force: " << (holds ? "holds" : why));
-    CHECK(o.check.verdict == (holds ? Verdict::Legal : Verdict::Illegal));
+    CHECK(o.check.verdict == (holds ? algebra::Verdict::Legal : algebra::Verdict::Illegal));
     illegal += !holds;
   }
   // ((_4,_6)):((_1,_6)): 6/4 floors to 1, the complement leaves offsets 4, 5 uncovered.
@@ -318,7 +319,7 @@ TEST_CASE("CuTe core right_inverse cases: L(R(i)) == i with R(i) in L's domain; 
   for (const char* l : kRightInverseCases) {
     INFO("right_inverse " << l);
     const Evaluator el = eval(cute(l));
-    const Outcome o = op_right_inverse(ir(l));
+    const algebra::Outcome o = lp::decide_claims(op_right_inverse(ir(l)));
     INFO("=> " << o.text.value_or("-") << ": " << o.check.reason);
     const Evaluator er = eval(o);
     for (int64_t i = 0; i < er.size(); ++i) {
@@ -326,7 +327,7 @@ TEST_CASE("CuTe core right_inverse cases: L(R(i)) == i with R(i) in L's domain; 
       REQUIRE((x >= 0 && x < el.size()));
       CHECK(at(el, x) == i);
     }
-    CHECK(o.check.verdict == Verdict::Legal);
+    CHECK(o.check.verdict == algebra::Verdict::Legal);
   }
 }
 
@@ -334,7 +335,7 @@ TEST_CASE("CuTe core left_inverse cases: R(L(i)) == i with L(i) in R's domain; l
   for (const char* l : kLeftInverseCases) {
     INFO("left_inverse " << l);
     const Evaluator el = eval(cute(l));
-    const Outcome o = op_left_inverse(ir(l));
+    const algebra::Outcome o = lp::decide_claims(op_left_inverse(ir(l)));
     INFO("=> " << o.text.value_or("-") << ": " << o.check.reason);
     const Evaluator er = eval(o);
     for (int64_t i = 0; i < el.size(); ++i) {
@@ -342,7 +343,7 @@ TEST_CASE("CuTe core left_inverse cases: R(L(i)) == i with L(i) in R's domain; l
       REQUIRE((x >= 0 && x < er.size()));
       CHECK(at(er, x) == i);
     }
-    CHECK(o.check.verdict == Verdict::Legal);
+    CHECK(o.check.verdict == algebra::Verdict::Legal);
   }
 }
 
@@ -353,8 +354,8 @@ TEST_CASE("CuTe core left_inverse of _4:_-1: CuTe's result has a negative extent
   // indices. A layout with extent -1 is no layout: the verdict is illegal and no result is printed.
   const CuteLayout raw = left_inverse(cute("_4:_-1"));
   CHECK(raw.size().value == -4);
-  const Outcome o = op_left_inverse(ir("_4:_-1"));
-  CHECK(o.check.verdict == Verdict::Illegal);
+  const algebra::Outcome o = lp::decide_claims(op_left_inverse(ir("_4:_-1")));
+  CHECK(o.check.verdict == algebra::Verdict::Illegal);
   CHECK_FALSE(o.text.has_value());
   CHECK_THAT(o.check.reason, Catch::Contains("extent -1, which is not a shape"));
   // Brute force: L(i) = -i, so L(1..3) lie below 0, outside any domain [0, n): no left inverse in
@@ -369,7 +370,7 @@ TEST_CASE("CuTe core swizzled inverse cases: L is injective, but inverses of com
     INFO(l);
     // Brute force: the swizzled layout is injective, so CuTe's inverses exist.
     CHECK(injective(image(Evaluator(ir(l)))));
-    CHECK_THROWS_WITH(op_left_inverse(ir(l)), Catch::Contains("composed layout"));
-    CHECK_THROWS_WITH(op_right_inverse(ir(l)), Catch::Contains("composed layout"));
+    CHECK_THROWS_WITH(lp::decide_claims(op_left_inverse(ir(l))), Catch::Contains("composed layout"));
+    CHECK_THROWS_WITH(lp::decide_claims(op_right_inverse(ir(l))), Catch::Contains("composed layout"));
   }
 }

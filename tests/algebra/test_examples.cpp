@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "TestSupport.h"
+#include "solver/AlgebraClaims.h"
 #include "analyzer/algebra/Legality.h"
 #include "analyzer/algebra/Operations.h"
 #include "analyzer/ir/Swizzle.h"
@@ -16,9 +17,9 @@ using namespace lp::algebra;
 using namespace lp::algebra::testing;
 
 TEST_CASE("(_6,_6):(_1,_7) o _4:_4 is CuTe's (_2,_2):(_4,_7), wrong at 2 of 4 points", "[algebra][examples]") {
-  const Outcome o = op_compose(ir("(_6,_6):(_1,_7)"), ir("_4:_4"));
+  const algebra::Outcome o = lp::decide_claims(op_compose(ir("(_6,_6):(_1,_7)"), ir("_4:_4")));
   CHECK(*o.text == "(_2,_2):(_4,_7)");
-  CHECK(o.check.verdict == Verdict::Illegal);
+  CHECK(o.check.verdict == algebra::Verdict::Illegal);
   CHECK_THAT(o.check.reason, Catch::Contains("wrong at 2 of 4 points"));
   REQUIRE(o.check.witness);
   // B(2) = 8 = coordinate (2,1) of A: 2 + 7 = 9; the result gives (0,1) -> 7.
@@ -28,9 +29,9 @@ TEST_CASE("(_6,_6):(_1,_7) o _4:_4 is CuTe's (_2,_2):(_4,_7), wrong at 2 of 4 po
 }
 
 TEST_CASE("dynamic (8,8):(8,1) o 4:3 is CuTe's (3,1):(24,1), wrong at 1 of 4", "[algebra][examples]") {
-  const Outcome o = op_compose(ir("(8,8):(8,1)"), ir("4:3"));
+  const algebra::Outcome o = lp::decide_claims(op_compose(ir("(8,8):(8,1)"), ir("4:3")));
   CHECK(*o.text == "(3,1):(24,1)");
-  CHECK(o.check.verdict == Verdict::Illegal);
+  CHECK(o.check.verdict == algebra::Verdict::Illegal);
   CHECK_THAT(o.check.reason, Catch::Contains("wrong at 1 of 4 points"));
   REQUIRE(o.check.witness);
   CHECK(o.check.witness->index == 3);  // A(9) = 9, R(3) = 1 (CuTe extends the last mode)
@@ -39,66 +40,66 @@ TEST_CASE("dynamic (8,8):(8,1) o 4:3 is CuTe's (3,1):(24,1), wrong at 1 of 4", "
 }
 
 TEST_CASE("complement((4,2):(1,10)) = 2:4 leaves holes", "[algebra][examples]") {
-  const Outcome o = op_complement(ir("(_4,_2):(_1,_10)"), std::nullopt);
+  const algebra::Outcome o = lp::decide_claims(op_complement(ir("(_4,_2):(_1,_10)"), std::nullopt));
   CHECK(*o.text == "_2:_4");
-  CHECK(o.check.verdict == Verdict::Illegal);
+  CHECK(o.check.verdict == algebra::Verdict::Illegal);
   CHECK_THAT(o.check.reason, Catch::Contains("hole: offset 8"));
   // CuTe refuses the dynamic-stride form outright.
-  const Outcome d = op_complement(ir("(4,2):(1,10)"), std::nullopt);
+  const algebra::Outcome d = lp::decide_claims(op_complement(ir("(4,2):(1,10)"), std::nullopt));
   CHECK_FALSE(d.text);
   CHECK_THAT(d.check.reason, Catch::Contains("Dynamic-stride complement only for rank-1 layouts"));
 }
 
 TEST_CASE("composition with a tuple tiler drops untiled modes; logical_divide keeps them", "[algebra][examples]") {
   const CuteTiler t = CuteTiler::tuple({CuteTiler::of(cute("_4:_1"))});
-  CHECK(*op_compose(ir("(_12,_8):(_8,_1)"), t).text == "(_4):(_8)");
-  CHECK(*op_divide(DivideKind::Logical, ir("(_12,_8):(_8,_1)"), t).text == "((_4,_3),_8):((_8,_32),_1)");
+  CHECK(*lp::decide_claims(op_compose(ir("(_12,_8):(_8,_1)"), t)).text == "(_4):(_8)");
+  CHECK(*lp::decide_claims(op_divide(DivideKind::Logical, ir("(_12,_8):(_8,_1)"), t)).text == "((_4,_3),_8):((_8,_32),_1)");
 }
 
 TEST_CASE("composition: CuTe composes A(B(c)), not B(A(c))", "[algebra][examples]") {
   // Seed 003 writes C(i) = B(A(i)) and rejects <8:2> o <4:1> because cosize(A) > size(B). In CuTe
   // composition(A,B)(c) = A(B(c)); B's image {0..3} lies in A's domain, so it is legal: _4:_2.
-  const Outcome o = op_compose(ir("_8:_2"), ir("_4:_1"));
+  const algebra::Outcome o = lp::decide_claims(op_compose(ir("_8:_2"), ir("_4:_1")));
   CHECK(*o.text == "_4:_2");
-  CHECK(o.check.verdict == Verdict::Legal);
+  CHECK(o.check.verdict == algebra::Verdict::Legal);
   // Seed 003's hierarchical example is right: (4,2):(1,4) o (2,2):(1,2) = (2,2):(1,2).
-  const Outcome h = op_compose(ir("(_4,_2):(_1,_4)"), ir("(_2,_2):(_1,_2)"));
+  const algebra::Outcome h = lp::decide_claims(op_compose(ir("(_4,_2):(_1,_4)"), ir("(_2,_2):(_1,_2)")));
   CHECK(*h.text == "(_2,_2):(_1,_2)");
-  CHECK(h.check.verdict == Verdict::Legal);
+  CHECK(h.check.verdict == algebra::Verdict::Legal);
 }
 
 TEST_CASE("complement: complement(4:32, 256) is (_32,_2):(_1,_128), not <32:1>", "[algebra][examples]") {
   // Seed 003 claims <32:1> covering only 128 of 256; CuTe's complement covers the whole cotarget.
-  const Outcome o = op_complement(ir("_4:_32"), Int{256, true});
+  const algebra::Outcome o = lp::decide_claims(op_complement(ir("_4:_32"), Int{256, true}));
   CHECK(*o.text == "(_32,_2):(_1,_128)");
-  CHECK(o.check.verdict == Verdict::Legal);
+  CHECK(o.check.verdict == algebra::Verdict::Legal);
 }
 
 TEST_CASE("divide and product", "[algebra][examples]") {
   // logical_divide(128:1, 32:1): the write-ups are right.
-  CHECK(*op_divide(DivideKind::Logical, ir("_128:_1"), CuteTiler::of(cute("_32:_1"))).text == "(_32,_4):(_1,_32)");
+  CHECK(*lp::decide_claims(op_divide(DivideKind::Logical, ir("_128:_1"), CuteTiler::of(cute("_32:_1")))).text == "(_32,_4):(_1,_32)");
   // logical_product(128:1, 4:32): a common misreading says (4:128); CuTe computes complement(A, 128*cosize(B)=12416)
   // = 97:128, and 97:128 o 4:32 = 4:4096.
-  const Outcome p = op_logical_product(ir("_128:_1"), CuteTiler::of(cute("_4:_32")));
+  const algebra::Outcome p = lp::decide_claims(op_logical_product(ir("_128:_1"), CuteTiler::of(cute("_4:_32"))));
   CHECK(*p.text == "(_128,_4):(_1,_4096)");
-  CHECK(p.check.verdict == Verdict::Legal);
+  CHECK(p.check.verdict == algebra::Verdict::Legal);
   // A common misreading calls B = <4:1> illegal (overlap); CuTe gives (_128,_4):(_1,_128), a bijection onto [0,512).
-  const Outcome q = op_logical_product(ir("_128:_1"), CuteTiler::of(cute("_4:_1")));
+  const algebra::Outcome q = lp::decide_claims(op_logical_product(ir("_128:_1"), CuteTiler::of(cute("_4:_1"))));
   CHECK(*q.text == "(_128,_4):(_1,_128)");
-  CHECK(q.check.verdict == Verdict::Legal);
+  CHECK(q.check.verdict == algebra::Verdict::Legal);
 }
 
 TEST_CASE("coalesce and filter_zeros", "[algebra][examples]") {
   // A common misreading fuses (2,4):(4,1) into <8:1> reading it row-major. CuTe is colex (first mode fastest):
   // 2*4 != 1, nothing merges.
-  CHECK(*op_coalesce(ir("(_2,_4):(_4,_1)")).text == "(_2,_4):(_4,_1)");
-  CHECK(*op_coalesce(ir("(_2,_4):(_8,_1)")).text == "(_2,_4):(_8,_1)");
-  CHECK(*op_coalesce(ir("(_4,_2):(_1,_4)")).text == "_8:_1");
+  CHECK(*lp::decide_claims(op_coalesce(ir("(_2,_4):(_4,_1)"))).text == "(_2,_4):(_4,_1)");
+  CHECK(*lp::decide_claims(op_coalesce(ir("(_2,_4):(_8,_1)"))).text == "(_2,_4):(_8,_1)");
+  CHECK(*lp::decide_claims(op_coalesce(ir("(_4,_2):(_1,_4)"))).text == "_8:_1");
   // A common misreading says filter_zeros((4,3):(1,0)) = <4:1>; CuTe's filter_zeros keeps the mode with extent 1,
   // and filter (which also coalesces) gives _4:_1.
-  CHECK(*op_filter_zeros(ir("(_4,_3):(_1,_0)")).text == "(_4,_1):(_1,_0)");
-  CHECK(*op_filter(ir("(_4,_3):(_1,_0)")).text == "_4:_1");
-  CHECK(op_filter(ir("(_4,_3):(_1,_0)")).check.verdict == Verdict::Legal);
+  CHECK(*lp::decide_claims(op_filter_zeros(ir("(_4,_3):(_1,_0)"))).text == "(_4,_1):(_1,_0)");
+  CHECK(*lp::decide_claims(op_filter(ir("(_4,_3):(_1,_0)"))).text == "_4:_1");
+  CHECK(lp::decide_claims(op_filter(ir("(_4,_3):(_1,_0)"))).check.verdict == algebra::Verdict::Legal);
 }
 
 TEST_CASE("swizzle: its bit formula is not CuTe's", "[algebra][examples]") {
@@ -109,37 +110,37 @@ TEST_CASE("swizzle: its bit formula is not CuTe's", "[algebra][examples]") {
 }
 
 TEST_CASE("swizzle compositions", "[algebra][swizzle]") {
-  const Outcome s = op_compose(Swizzle(3, 3, 3), ir("(_8,_64):(_64,_1)"));
+  const algebra::Outcome s = lp::decide_claims(op_compose(Swizzle(3, 3, 3), ir("(_8,_64):(_64,_1)")));
   CHECK(*s.text == "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)");
-  CHECK(s.check.verdict == Verdict::Legal);
+  CHECK(s.check.verdict == algebra::Verdict::Legal);
   // CuTe rewrites A o Sw as Sw' o A with Sw' = make_swizzle<A(Y),A(Z)>.
-  const Outcome l = op_compose(ir("(_8,_64):(_64,_1)"), Swizzle(3, 3, 3));
+  const algebra::Outcome l = lp::decide_claims(op_compose(ir("(_8,_64):(_64,_1)"), Swizzle(3, 3, 3)));
   CHECK(*l.text == "Sw<3,0,3> o _0 o (_8,_64):(_64,_1)");
-  CHECK(l.check.verdict == Verdict::Legal);
-  const Outcome merged = op_compose(Swizzle(2, 3, 3), Swizzle(1, 5, 3));
+  CHECK(l.check.verdict == algebra::Verdict::Legal);
+  const algebra::Outcome merged = lp::decide_claims(op_compose(Swizzle(2, 3, 3), Swizzle(1, 5, 3)));
   CHECK(*merged.text == "Sw<3,3,3>");
-  CHECK(merged.check.verdict == Verdict::Legal);
-  const Outcome shifts = op_compose(Swizzle(2, 3, 3), Swizzle(2, 3, 4));
+  CHECK(merged.check.verdict == algebra::Verdict::Legal);
+  const algebra::Outcome shifts = lp::decide_claims(op_compose(Swizzle(2, 3, 3), Swizzle(2, 3, 4)));
   CHECK_FALSE(shifts.text);
   CHECK_THAT(shifts.check.reason, Catch::Contains("same shift"));
 }
 
 TEST_CASE("inverses and max_common_vector", "[algebra]") {
-  const Outcome li = op_left_inverse(ir("(_2,_2):(_1,_1)"));
-  CHECK(li.check.verdict == Verdict::Illegal);
+  const algebra::Outcome li = lp::decide_claims(op_left_inverse(ir("(_2,_2):(_1,_1)")));
+  CHECK(li.check.verdict == algebra::Verdict::Illegal);
   CHECK_THAT(li.check.reason, Catch::Contains("not injective"));
   // Injective with strides that do not nest: (3,2):(1,2) still inverts it on its image.
-  const Outcome nn = op_left_inverse(ir("(_2,_2):(_1,_3)"));
+  const algebra::Outcome nn = lp::decide_claims(op_left_inverse(ir("(_2,_2):(_1,_3)")));
   CHECK(*nn.text == "(_3,_2):(_1,_2)");
-  CHECK(nn.check.verdict == Verdict::Legal);
-  CHECK(*op_max_common_vector(ir("(_4,_8):(_1,_4)"), ir("(_4,_8):(_1,_4)")).text == "_32");
-  CHECK(*op_max_common_vector(ir("(_4,_8):(_8,_1)"), ir("(_4,_8):(_1,_4)")).text == "_1");
+  CHECK(nn.check.verdict == algebra::Verdict::Legal);
+  CHECK(*lp::decide_claims(op_max_common_vector(ir("(_4,_8):(_1,_4)"), ir("(_4,_8):(_1,_4)"))).text == "_32");
+  CHECK(*lp::decide_claims(op_max_common_vector(ir("(_4,_8):(_8,_1)"), ir("(_4,_8):(_1,_4)"))).text == "_1");
 }
 
 TEST_CASE("domains beyond the enumeration limit give unknown, never legal", "[algebra]") {
-  const Outcome o = op_coalesce(ir("(_4096,_2048):(_1,_4096)"));
+  const algebra::Outcome o = lp::decide_claims(op_coalesce(ir("(_4096,_2048):(_1,_4096)")));
   CHECK(*o.text == "_8388608:_1");
-  CHECK(o.check.verdict == Verdict::Unknown);
+  CHECK(o.check.verdict == algebra::Verdict::Unknown);
   CHECK_THAT(o.check.reason, Catch::Contains("not decided"));
 }
 
@@ -147,9 +148,9 @@ TEST_CASE("limits: a swizzle pair is decided on its bits, whatever their positio
   // Sw<4,24,4> o Sw<4,24,4> touches bits up to 32 (2^32 patterns to enumerate), Sw<20,20,20> bits up
   // to 60: both are involutions, so the composition is the identity, decided on 63 single bits.
   for (const Swizzle& s : {Swizzle(4, 24, 4), Swizzle(20, 20, 20)}) {
-    const Outcome o = op_compose(s, s);
+    const algebra::Outcome o = lp::decide_claims(op_compose(s, s));
     CHECK(*o.text == "Sw<0,0,0>");
-    CHECK(o.check.verdict == Verdict::Legal);
+    CHECK(o.check.verdict == algebra::Verdict::Legal);
   }
   // Against brute force on every pair of small swizzles with one shift: the verdict and the
   // smallest differing x agree with enumerating every x below 2^10 (all bits these touch).
@@ -164,7 +165,7 @@ TEST_CASE("limits: a swizzle pair is decided on its bits, whatever their positio
             for (int64_t x = 0; x < 1024 && !first; ++x)
               if (claimed.apply(x) != outer.apply(inner.apply(x))) first = x;
             INFO(b1 << m1 << b2 << m2);
-            CHECK((c.verdict == Verdict::Legal) == !first);
+            CHECK((c.verdict == algebra::Verdict::Legal) == !first);
             if (first) CHECK(c.witness->index == *first);
           }
         }
@@ -175,9 +176,9 @@ TEST_CASE("limits: a legality check the run's budget stops is unknown, never leg
   spent.deadline = lp::SteadyClock::now() - std::chrono::seconds(1);
   lp::BudgetScope scope(spent);
   // A 2048x2047 composition: millions of points to compare.
-  const Outcome o = op_compose(ir("(_2048,_2047):(_1,_2048)"), ir("(_2048,_2047):(_2047,_1)"));
-  CHECK(o.check.verdict == Verdict::Unknown);
+  const algebra::Outcome o = lp::decide_claims(op_compose(ir("(_2048,_2047):(_1,_2048)"), ir("(_2048,_2047):(_2047,_1)")));
+  CHECK(o.check.verdict == algebra::Verdict::Unknown);
   CHECK_THAT(o.check.reason, Catch::Contains("time budget was spent"));
-  const Outcome c = op_coalesce(ir("(_1024,_1024):(_1,_1024)"));
-  CHECK(c.check.verdict == Verdict::Unknown);
+  const algebra::Outcome c = lp::decide_claims(op_coalesce(ir("(_1024,_1024):(_1,_1024)")));
+  CHECK(c.check.verdict == algebra::Verdict::Unknown);
 }

@@ -8,6 +8,7 @@
 
 #include "RandomLayouts.h"
 #include "TestSupport.h"
+#include "solver/AlgebraClaims.h"
 #include "analyzer/algebra/Operations.h"
 
 using namespace lp;
@@ -40,13 +41,13 @@ TEST_CASE("coalesce and filter keep the function; always legal", "[algebra][prop
   for (int n = 0; n < kCases; ++n) {
     const CuteLayout l = g.any();
     INFO(cute_text(l));
-    const Outcome c = op_coalesce(to_ir(l));
-    REQUIRE(c.check.verdict == Verdict::Legal);
+    const algebra::Outcome c = lp::decide_claims(op_coalesce(to_ir(l)));
+    REQUIRE(c.check.verdict == algebra::Verdict::Legal);
     CHECK(values(*c.layout) == values(l));
     CHECK(c.layout->leaves().size() <= l.leaves().size());
     // filter: L's values with the static stride-0 modes skipped, in L's order.
-    const Outcome f = op_filter(to_ir(l));
-    REQUIRE(f.check.verdict == Verdict::Legal);
+    const algebra::Outcome f = lp::decide_claims(op_filter(to_ir(l)));
+    REQUIRE(f.check.verdict == algebra::Verdict::Legal);
     std::vector<int64_t> kept;
     const std::vector<int64_t> all = values(l);
     const std::vector<CuteLayout> leaves = l.leaves();
@@ -73,9 +74,9 @@ TEST_CASE("composition: legal means R = A o B inside A's domain; illegal witness
     g.allow_negative = false;
     const CuteLayout b = g.any(2);
     INFO(cute_text(a) << " o " << cute_text(b));
-    const Outcome o = op_compose(to_ir(a), to_ir(b));
+    const algebra::Outcome o = lp::decide_claims(op_compose(to_ir(a), to_ir(b)));
     if (!o.text) {
-      CHECK(o.check.verdict == Verdict::Illegal);  // CuTe rejects it
+      CHECK(o.check.verdict == algebra::Verdict::Illegal);  // CuTe rejects it
       continue;
     }
     const std::vector<int64_t> av = values(a), bv = values(b);
@@ -86,8 +87,8 @@ TEST_CASE("composition: legal means R = A o B inside A's domain; illegal witness
       as_integer(r.at_extended(static_cast<int64_t>(c)), rc);
       holds = holds && bv[c] >= 0 && bv[c] < static_cast<int64_t>(av.size()) && rc == av[static_cast<size_t>(bv[c])];
     }
-    CHECK((o.check.verdict == Verdict::Legal) == holds);
-    if (o.check.verdict == Verdict::Illegal && o.check.witness && o.check.witness->index) {
+    CHECK((o.check.verdict == algebra::Verdict::Legal) == holds);
+    if (o.check.verdict == algebra::Verdict::Illegal && o.check.witness && o.check.witness->index) {
       const size_t c = static_cast<size_t>(*o.check.witness->index);
       const bool outside = bv[c] < 0 || bv[c] >= static_cast<int64_t>(av.size());
       CHECK((outside || value_at(*o.layout, static_cast<int64_t>(c)) != av[static_cast<size_t>(bv[c])]));
@@ -106,7 +107,7 @@ TEST_CASE("complement: legal means (L,R) injective and covering the cotarget", "
     const CuteLayout l = g.chance(0.5) ? g.compact() : g.any();
     const int64_t m = g.pick({1, 8, 16, 32, 48, 64, 128});
     INFO(cute_text(l) << " , " << m);
-    const Outcome o = op_complement(to_ir(l), Int{m, true});
+    const algebra::Outcome o = lp::decide_claims(op_complement(to_ir(l), Int{m, true}));
     if (!o.text) continue;
     std::vector<int64_t> combined;
     const std::vector<int64_t> lv = values(filter(l)), rv = values(*o.layout);
@@ -115,7 +116,7 @@ TEST_CASE("complement: legal means (L,R) injective and covering the cotarget", "
     bool holds = injective(combined);
     const std::set<int64_t> hit(combined.begin(), combined.end());
     for (int64_t v = 0; v < m; ++v) holds = holds && hit.count(v);
-    CHECK((o.check.verdict == Verdict::Legal) == holds);
+    CHECK((o.check.verdict == algebra::Verdict::Legal) == holds);
     legal += holds;
   }
   CHECK(legal > kCases / 4);
@@ -126,10 +127,10 @@ TEST_CASE("compact layouts: complement, divide, product and inverses are legal",
   for (int n = 0; n < kCases; ++n) {
     const CuteLayout l = g.compact();
     INFO(cute_text(l));
-    CHECK(op_complement(to_ir(l), std::nullopt).check.verdict == Verdict::Legal);
-    CHECK(op_right_inverse(to_ir(l)).check.verdict == Verdict::Legal);
-    const Outcome li = op_left_inverse(to_ir(l));
-    CHECK(li.check.verdict == Verdict::Legal);
+    CHECK(lp::decide_claims(op_complement(to_ir(l), std::nullopt)).check.verdict == algebra::Verdict::Legal);
+    CHECK(lp::decide_claims(op_right_inverse(to_ir(l))).check.verdict == algebra::Verdict::Legal);
+    const algebra::Outcome li = lp::decide_claims(op_left_inverse(to_ir(l)));
+    CHECK(li.check.verdict == algebra::Verdict::Legal);
     // A compact tile k:1 that divides the layout's shape mode by mode (k splits across the
     // leading modes as CuTe's shape_div requires): the divide must be legal.
     const int64_t size = l.size().value;
@@ -143,18 +144,18 @@ TEST_CASE("compact layouts: complement, divide, product and inverses are legal",
       else divides = false;
     }
     if (divides && rem == 1) {
-      const Outcome d = op_divide(DivideKind::Logical, to_ir(l), CuteTiler::of(CuteLayout::leaf(Int{tile, true}, Int{1, true})));
-      CHECK(d.check.verdict == Verdict::Legal);
+      const algebra::Outcome d = lp::decide_claims(op_divide(DivideKind::Logical, to_ir(l), CuteTiler::of(CuteLayout::leaf(Int{tile, true}, Int{1, true}))));
+      CHECK(d.check.verdict == algebra::Verdict::Legal);
       CHECK(values(*d.layout).size() == static_cast<size_t>(size));
     }
     const CuteLayout b = g.compact(2);
-    const Outcome p = op_logical_product(to_ir(l), CuteTiler::of(b));
-    CHECK(p.check.verdict == Verdict::Legal);
+    const algebra::Outcome p = lp::decide_claims(op_logical_product(to_ir(l), CuteTiler::of(b)));
+    CHECK(p.check.verdict == algebra::Verdict::Legal);
     const std::vector<int64_t> pv = values(*p.layout);
     CHECK(injective(pv));
     CHECK(*std::max_element(pv.begin(), pv.end()) + 1 == static_cast<int64_t>(pv.size()));
-    CHECK(op_blocked_product(to_ir(l), to_ir(b)).check.verdict == Verdict::Legal);
-    CHECK(op_raked_product(to_ir(l), to_ir(b)).check.verdict == Verdict::Legal);
+    CHECK(lp::decide_claims(op_blocked_product(to_ir(l), to_ir(b))).check.verdict == algebra::Verdict::Legal);
+    CHECK(lp::decide_claims(op_raked_product(to_ir(l), to_ir(b))).check.verdict == algebra::Verdict::Legal);
   }
 }
 
@@ -164,21 +165,21 @@ TEST_CASE("inverses: legal means the inverse identity holds at every point", "[a
     const CuteLayout l = g.any();
     INFO(cute_text(l));
     const std::vector<int64_t> lv = values(l);
-    const Outcome r = op_right_inverse(to_ir(l));
+    const algebra::Outcome r = lp::decide_claims(op_right_inverse(to_ir(l)));
     if (r.text) {
       const std::vector<int64_t> rv = values(*r.layout);
       bool holds = true;
       for (size_t i = 0; i < rv.size(); ++i)
         holds = holds && rv[i] >= 0 && rv[i] < static_cast<int64_t>(lv.size()) && lv[static_cast<size_t>(rv[i])] == static_cast<int64_t>(i);
-      CHECK((r.check.verdict == Verdict::Legal) == holds);
+      CHECK((r.check.verdict == algebra::Verdict::Legal) == holds);
     }
-    const Outcome li = op_left_inverse(to_ir(l));
+    const algebra::Outcome li = lp::decide_claims(op_left_inverse(to_ir(l)));
     if (li.text) {
       const std::vector<int64_t> rv = values(*li.layout);
       bool holds = injective(lv);
       for (size_t i = 0; holds && i < lv.size(); ++i)
         holds = lv[i] >= 0 && lv[i] < static_cast<int64_t>(rv.size()) && rv[static_cast<size_t>(lv[i])] == static_cast<int64_t>(i);
-      CHECK((li.check.verdict == Verdict::Legal) == holds);
+      CHECK((li.check.verdict == algebra::Verdict::Legal) == holds);
     }
   }
 }
@@ -189,9 +190,9 @@ TEST_CASE("divide: legal means every tile point lands in the layout's domain", "
     const CuteLayout l = g.compact();
     const CuteLayout t = g.any(2);
     INFO(cute_text(l) << " / " << cute_text(t));
-    const Outcome d = op_divide(DivideKind::Zipped, to_ir(l), CuteTiler::tuple({CuteTiler::of(t)}));
+    const algebra::Outcome d = lp::decide_claims(op_divide(DivideKind::Zipped, to_ir(l), CuteTiler::tuple({CuteTiler::of(t)})));
     if (!d.text) continue;
-    if (d.check.verdict == Verdict::Legal) {
+    if (d.check.verdict == algebra::Verdict::Legal) {
       // Each mode-0 tile is T, so the values on the tile equal L at T's points.
       const std::vector<int64_t> tv = values(t), lv = values(l.mode(0));
       const std::vector<int64_t> dv = values(d.layout->mode(0).mode(0));

@@ -64,7 +64,7 @@ TEST_CASE("bench: a tiny corpus gives every section, and the engines agree") {
   CHECK(r["corpus"][1]["obligations"].get<size_t>() == 3 * r["corpus"][0]["obligations"].get<size_t>());
 
   // Per-property statistics: three injectivity proofs (sA, sB, sfa), one bank-conflict proof, one
-  // coverage, one algebra.
+  // coverage, one algebra step and the composition it claims (decided by the solver's portfolio).
   std::map<std::string, size_t> counts;
   for (const auto& p : r["properties"]) {
     for (const char* k : {"count", "median_ms", "p90_ms", "max_ms"}) CHECK(p.contains(k));
@@ -74,7 +74,8 @@ TEST_CASE("bench: a tiny corpus gives every section, and the engines agree") {
   CHECK(counts["bank-conflicts"] == 1);
   CHECK(counts["coverage"] == 1);
   CHECK(counts["composition/algebra"] == 1);
-  CHECK(r["proofs_overall"]["count"] == 6);
+  CHECK(counts["composition"] == 1);
+  CHECK(r["proofs_overall"]["count"] == 7);
 
   // Every query: four engines, all that decided agree, auto decided.
   size_t corpus_q = 0, scaling_q = 0, params_q = 0;
@@ -89,7 +90,7 @@ TEST_CASE("bench: a tiny corpus gives every section, and the engines agree") {
     scaling_q += q["source"] == "scaling";
     params_q += q["source"] == "params";
   }
-  CHECK(corpus_q == 5);            // sA, sB, sfa injective; s2r; sfa coverage
+  CHECK(corpus_q == 6);            // sA, sB, sfa injective; s2r; sfa coverage; the compose's claim
   CHECK(scaling_q == 6 * 2 * 2);   // six families, 8x8 and 16x16, injectivity and a warp's access
   CHECK(params_q == 2);            // (M,64):(64,1) and (M,64):(1,M) at 2^8
   CHECK(r["disagreements"].empty());

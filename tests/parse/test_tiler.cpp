@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include "solver/AlgebraClaims.h"
 #include "analyzer/algebra/CuteLayout.h"
 #include "analyzer/algebra/Operations.h"
 #include "analyzer/parse/Parsers.h"
@@ -71,19 +72,19 @@ TEST_CASE("CuTe's documented by-mode divide and composition, from parsed tilers"
   const Tiler b = tiler("[_3:_3, (_2,_4):(_1,_8)]");
   // "the sublayout (3,(2,4)):(177,(13,2)) ... the result we would have received if we had applied
   // composition"
-  const auto c = lp::algebra::op_compose(a, lp::algebra::to_cute(b));
+  const auto c = lp::decide_claims(lp::algebra::op_compose(a, lp::algebra::to_cute(b)));
   REQUIRE(c.text);
   CHECK(*c.text == "(_3,(_2,_4)):(_177,(_13,_2))");
   CHECK(c.check.verdict == lp::algebra::Verdict::Legal);
   // "((TileM,RestM), (TileN,RestN)) with shape ((3,3), (8,4))"; "layout<0>(zipped_divide(a, b))
   // == composition(a, b)"
-  const auto ld = lp::algebra::op_divide(lp::algebra::DivideKind::Logical, a, lp::algebra::to_cute(b));
+  const auto ld = lp::decide_claims(lp::algebra::op_divide(lp::algebra::DivideKind::Logical, a, lp::algebra::to_cute(b)));
   REQUIRE(ld.layout);
   CHECK(ld.check.verdict == lp::algebra::Verdict::Legal);
   CHECK(ld.layout->modes.at(0).size().value == 9);
   CHECK(ld.layout->modes.at(0).modes.at(0).size().value == 3);
   CHECK(ld.layout->modes.at(1).modes.at(0).size().value == 8);
-  const auto zd = lp::algebra::op_divide(lp::algebra::DivideKind::Zipped, a, lp::algebra::to_cute(b));
+  const auto zd = lp::decide_claims(lp::algebra::op_divide(lp::algebra::DivideKind::Zipped, a, lp::algebra::to_cute(b)));
   REQUIRE(zd.layout);
   CHECK(lp::algebra::cute_text(zd.layout->modes.at(0)) == *c.text);
   CHECK(zd.layout->modes.at(1).size().value == 12);  // "twelve of those tiles"

@@ -1,6 +1,8 @@
 // The three engines against brute force computed here, on generated layouts: verdicts agree,
 // counterexamples are real, and "proven" only where brute force finds no violation.
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
+
 #include <map>
 #include <random>
 #include <set>
@@ -169,6 +171,7 @@ TEST_CASE("design-example layouts: injectivity and coverage verdicts", "[solver]
 }
 
 #include "analyzer/algebra/Operations.h"
+#include "solver/AlgebraClaims.h"
 #include "hw/Arch.h"
 #include "solver/BankConflicts.h"
 #include "solver/Composition.h"
@@ -211,7 +214,7 @@ TEST_CASE("composition: engines agree with brute force on CuTe's results and on 
     // The stated result: CuTe's (when it computes one) or a random layout of B's size.
     std::optional<lp::Layout> r;
     if (trial % 2 == 0) {
-      auto cute = lp::algebra::op_compose(a, b);
+      auto cute = lp::algebra::op_compose(a, b);  // CuTe's result only
       if (cute.text) r = lp::parse_layout_text(*cute.text).layout;
     }
     if (!r) r = lp::parse_layout_text("(_" + std::to_string(b.size()) + "):(_" + std::to_string(pick(rng, 0, 8)) + ")").layout;
@@ -236,6 +239,48 @@ TEST_CASE("composition: engines agree with brute force on CuTe's results and on 
   }
   CHECK(legal > 50);
   CHECK(illegal > 50);
+}
+
+TEST_CASE("composition: LP003's legality and prove compose are one decision, and count what brute force counts",
+          "[solver][compose]") {
+  Rng rng(23);
+  int legal = 0, illegal = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const std::string at = scalar_layout(rng, 64), bt = scalar_layout(rng, 16);
+    const lp::Layout a = lp::parse_layout_text(at).layout, b = lp::parse_layout_text(bt).layout;
+    const lp::algebra::Outcome cute = lp::algebra::op_compose(a, b);
+    if (!cute.layout) continue;
+    const lp::Layout r = lp::algebra::to_ir(*cute.layout);
+    INFO(at << " o " << bt << " = " << *cute.text);
+    // Brute force, written here: how many of B's points CuTe's result gets wrong (R evaluated
+    // past its domain as CuTe does), or that B leaves A's domain.
+    bool leaves = false;
+    int64_t wrong = 0;
+    const lp::algebra::Evaluator er(r);
+    for (int64_t i = 0; i < b.size(); ++i) {
+      const int64_t x = b.offset_at(i);
+      if (x < 0 || x >= a.size()) leaves = true;
+      else if (er.at_extended(i) != lp::algebra::integer_value(a.offset_at(x))) ++wrong;
+    }
+    const bool truth = !leaves && wrong == 0 && r.size() == b.size();
+    (truth ? legal : illegal)++;
+    for (lp::Engine e : {lp::Engine::Enum, lp::Engine::Z3, lp::Engine::Auto}) {
+      const lp::algebra::Check algebra = lp::decide_claims(cute, e).check;
+      const auto prove = lp::prove_composition(a, b, r, e);
+      INFO(lp::engine_name(e) << ": " << algebra.reason << " / " << prove.reason);
+      REQUIRE(algebra.verdict == (truth ? lp::algebra::Verdict::Legal : lp::algebra::Verdict::Illegal));
+      REQUIRE(prove.verdict == (truth ? lp::Verdict::Proven : lp::Verdict::Refuted));
+      if (!truth && !leaves) {
+        REQUIRE(prove.wrong_points);
+        CHECK(*prove.wrong_points == wrong);
+        if (wrong > 0)
+          CHECK_THAT(algebra.reason, Catch::Contains(fmt::format("wrong at {} of {} points", wrong, b.size())));
+      }
+      if (leaves) CHECK_THAT(algebra.reason, Catch::Contains("leaves A's domain"));
+    }
+  }
+  CHECK(legal > 30);
+  CHECK(illegal > 30);
 }
 
 TEST_CASE("bank conflicts: Z3 and enumeration agree on verdict, worst wavefronts and ideal", "[solver][conflict]") {
