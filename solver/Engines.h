@@ -96,16 +96,20 @@ Result timed_decision(Engine engine, const SolverLimits& limits, Decide&& decide
 }
 
 /// The auto engine's policy, one for every property: F2 where it decides; else an exhaustive
-/// enumeration when `small` (the domain is within the auto limit); else Z3, and when Z3 is
-/// undecided (a non-linear encoding times out), an enumeration within the query's own limits, which
-/// may still cover the whole domain. Each engine is a callable giving the property's result; a
-/// property without an F2 form (parameters) passes one that returns an undecided result.
+/// enumeration when `small` (the domain is within the auto limit); else, or when that enumeration
+/// cannot decide (an enumeration with limits of its own), Z3; and when Z3 is undecided (a
+/// non-linear encoding times out) and nothing was enumerated yet, an enumeration within the
+/// query's own limits, which may still cover the whole domain. Each engine is a callable giving
+/// the property's result; a property without an F2 form (parameters) passes one that returns an
+/// undecided result.
 template <class Result, class F2, class Enumerate, class Z3>
 Result decide_auto(bool small, F2&& f2, Enumerate&& enumerate, Z3&& z3) {
   if (Result r = f2(); r.verdict != Verdict::Unknown) return r;
-  if (small) return enumerate();
+  if (small) {
+    if (Result e = enumerate(); e.verdict != Verdict::Unknown) return e;
+  }
   Result r = z3();
-  if (r.verdict == Verdict::Unknown) {
+  if (r.verdict == Verdict::Unknown && !small) {
     if (Result e = enumerate(); e.verdict != Verdict::Unknown) return e;
   }
   return r;

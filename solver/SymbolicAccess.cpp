@@ -11,6 +11,7 @@
 
 #include "hw/HwError.h"
 #include "solver/Engines.h"
+#include "solver/Obligation.h"
 
 namespace lp {
 
@@ -323,29 +324,17 @@ class Decider {
     activity_known_ = a.active_exact && !P_.opaque(a.active);
   }
 
+  // Each property is one obligation of the portfolio (solver/Obligation.h): its enumeration is the
+  // joint enumeration of every uniform value when there are few (one pass answers all three), else
+  // for conflicts and alignment the enumeration of warp-relative configurations (residues), which
+  // has limits of its own; its Z3 form covers all 32 lanes; refutations are re-checked on the
+  // witness's warp.
   SymbolicResult run() {
     SymbolicResult r;
-    const bool want_conflicts = a_.instr != nullptr;
-    if (engine_ == Engine::F2) {
-      for (SymbolicProperty* p : {&r.conflicts, &r.alignment, &r.bounds})
-        p->reason = "the f2 engine decides layouts, not accesses recovered from PTX";
-      return r;
-    }
-    if (!want_conflicts) r.conflicts.reason = "no bank model for this instruction (shared-memory atomics were not measured)";
-    if (engine_ != Engine::Z3 && exhaustive(r, want_conflicts)) return r;
-    if (want_conflicts && engine_ != Engine::Z3)
-      r.conflicts = timed_decision<SymbolicProperty>(Engine::Enum, limits_, [&] { return residues(); });
-    if (engine_ == Engine::Enum) {
-      if (residue_alignment_) r.alignment = *residue_alignment_;
-      for (SymbolicProperty* p : {&r.alignment, &r.bounds})
-        if (p->reason.empty()) p->reason = "the uniform unknowns take too many values to enumerate";
-      return r;
-    }
-    if (residue_alignment_) r.alignment = *residue_alignment_;
-    else r.alignment = timed_decision<SymbolicProperty>(Engine::Z3, limits_, [&] { return z3_alignment(); });
-    r.bounds = timed_decision<SymbolicProperty>(Engine::Z3, limits_, [&] { return z3_bounds(); });
-    if (want_conflicts && r.conflicts.verdict == Verdict::Unknown && !residue_refuted_)
-      r.conflicts = timed_decision<SymbolicProperty>(Engine::Z3, limits_, [&] { return z3_conflicts(); });
+    if (a_.instr) r.conflicts = decide(obligation(Property::Conflicts), engine_, limits_);
+    else r.conflicts.reason = "no bank model for this instruction (shared-memory atomics were not measured)";
+    r.alignment = decide(obligation(Property::Alignment), engine_, limits_);
+    r.bounds = decide(obligation(Property::Bounds), engine_, limits_);
     for (const SymbolicProperty* p : {&r.conflicts, &r.alignment, &r.bounds})
       if (p->verdict == Verdict::Unknown && p->engine == Engine::Z3) renew_context();  // it may be spent
     return r;
@@ -382,15 +371,132 @@ class Decider {
     return p;
   }
 
+  // ---- the obligations ----
+  enum class Property { Conflicts, Alignment, Bounds };
+
+  Obligation<SymbolicProperty> obligation(Property which) {
+    Obligation<SymbolicProperty> o;
+    o.no_f2 = "the f2 engine decides layouts, not accesses recovered from PTX";
+    o.by_enum = [this, which] {
+      if (const SymbolicResult* all = joint()) return pick(*all, which);
+      switch (which) {
+        case Property::Conflicts:
+          if (!conflicts_by_residues_) conflicts_by_residues_ = residues();
+          return *conflicts_by_residues_;
+        case Property::Alignment:
+          if (residue_alignment_) return *residue_alignment_;
+          break;
+        case Property::Bounds:
+          break;
+      }
+      return unknown(Engine::Enum, "the uniform unknowns take too many values to enumerate");
+    };
+    o.by_z3 = [this, which] {
+      switch (which) {
+        case Property::Conflicts: return z3_conflicts();
+        case Property::Alignment: return z3_alignment();
+        case Property::Bounds: break;
+      }
+      return z3_bounds();
+    };
+    // Enumeration first wherever it may decide: the residue enumeration of conflicts answers
+    // unknown at once past its own limits, and Z3 follows.
+    o.small = [this, which] {
+      return enumerable() || which == Property::Conflicts || (which == Property::Alignment && residue_alignment_);
+    };
+    o.confirm = [this, which](SymbolicProperty& p) { return recheck(p, which); };
+    return o;
+  }
+
+  static SymbolicProperty pick(const SymbolicResult& r, Property which) {
+    switch (which) {
+      case Property::Conflicts: return r.conflicts;
+      case Property::Alignment: return r.alignment;
+      case Property::Bounds: break;
+    }
+    return r.bounds;
+  }
+
+  // The concrete re-check of a refutation: the witness's warp (its 32 addresses, for a conflict
+  // moved by whole bank periods, and its active lanes) violates the property in the hardware
+  // model, and where every unknown is a uniform value, the address terms evaluated at the
+  // witness's values give that warp.
+  std::optional<std::string> recheck(const SymbolicProperty& p, Property which) const {
+    if (!p.witness) return "the refutation has no witness";
+    const SymbolicWitness& x = *p.witness;
+    Warp w;
+    w.addresses = x.addresses;
+    w.active = x.active;
+    if (w.addresses.size() != static_cast<size_t>(hw::kWarpLanes)) return "the witness does not give every lane's address";
+    if (!opaque_) {
+      // Every unknown is uniform: the witness lists them in the order of vars_.
+      if (x.uniforms.size() != vars_.size()) return "the witness does not give every unknown's value";
+      term::Evaluator ev(P_);
+      for (size_t k = 0; k < vars_.size(); ++k)
+        ev.set(vars_[k], static_cast<uint64_t>(x.uniforms[k].second) & term::mask_of(P_.var(vars_[k]).width));
+      const Warp again = evaluate_warp(a_, ev);
+      // A conflict's witness lists the addresses moved by whole bank periods (normalised).
+      const auto shown = which == Property::Conflicts ? normalised(a_, again.addresses, again.active)
+                                                      : std::optional<std::vector<int64_t>>(again.addresses);
+      if (!shown || *shown != w.addresses || again.active != w.active)
+        return "the address terms at the witness's values give another warp";
+      w = again;
+    } else if (a_.base) {
+      // Offsets from the buffer's base, whose value the witness names when it is a uniform unknown.
+      const auto& info = P_.var(*a_.base);
+      auto it = std::find_if(x.uniforms.begin(), x.uniforms.end(), [&](const auto& u) { return u.first == info.name; });
+      if (it == x.uniforms.end()) {
+        if (which == Property::Bounds) return "the witness does not give the buffer's base";
+      } else {
+        const uint64_t base = static_cast<uint64_t>(it->second);
+        for (int l = 0; l < hw::kWarpLanes; ++l)
+          w.offsets[static_cast<size_t>(l)] =
+              term::to_signed((static_cast<uint64_t>(w.addresses[static_cast<size_t>(l)]) - base) & term::mask_of(32), 32);
+      }
+    }
+    switch (which) {
+      case Property::Alignment:
+        if (!x.lane || misaligned_lane(a_, w) != x.lane) return "the witness's lane is aligned";
+        return std::nullopt;
+      case Property::Bounds:
+        if (!x.lane || !outside_lane(a_, w)) return "every active lane of the witness is inside the buffer";
+        return std::nullopt;
+      case Property::Conflicts:
+        break;
+    }
+    const auto c = conflict_of(a_, w.addresses, w.active);
+    if (!c || c->wavefronts != x.wavefronts) return "the witness's warp does not cost the wavefronts it claims";
+    return std::nullopt;
+  }
+
   // ---- exhaustive enumeration of every uniform value ----
-  bool exhaustive(SymbolicResult& r, bool want_conflicts) {
+  bool enumerable() const {
     if (opaque_) return false;
+    uint64_t points = 1;
+    for (VarId v : vars_) {
+      const Domain d = domain_of(P_.var(v));
+      if (d.count == 0 || d.count > kExhaustiveLimit / points) return false;
+      points *= d.count;
+    }
+    return true;
+  }
+
+  // Every property at once, by one pass over every value of the uniform unknowns; null when they
+  // take too many values. Computed once.
+  const SymbolicResult* joint() {
+    if (!enumerable()) return nullptr;
+    if (!joint_) {
+      joint_.emplace();
+      exhaustive(*joint_, a_.instr != nullptr);
+    }
+    return &*joint_;
+  }
+
+  void exhaustive(SymbolicResult& r, bool want_conflicts) {
     uint64_t points = 1;
     std::vector<Domain> doms;
     for (VarId v : vars_) {
       doms.push_back(domain_of(P_.var(v)));
-      if (doms.back().count == 0) return false;
-      if (doms.back().count > kExhaustiveLimit / points) return false;
       points *= doms.back().count;
     }
     Stopwatch clock;
@@ -438,7 +544,6 @@ class Decider {
     if (want_conflicts)
       r.conflicts = conflicts ? *conflicts : conflict_gap ? unknown(Engine::Enum, *conflict_gap) : proven(Engine::Enum);
     for (SymbolicProperty* x : {&r.conflicts, &r.alignment, &r.bounds}) x->time_ms = ms;
-    return true;
   }
 
   std::string conflict_summary(const SymbolicWitness& w) const {
@@ -534,7 +639,6 @@ class Decider {
                               [&](term::Evaluator& e) { return confirm_conflict(Engine::Enum, e); });
           if (!real) continue;  // unreachable
           if (real->verdict == Verdict::Unknown) return *real;
-          residue_refuted_ = true;
           return *real;
         }
       }
@@ -744,8 +848,9 @@ class Decider {
   Engine engine_;
   const SolverLimits& limits_;
   std::vector<VarId> vars_;
-  bool opaque_ = false, activity_known_ = true, residue_refuted_ = false;
-  std::optional<SymbolicProperty> residue_alignment_;
+  bool opaque_ = false, activity_known_ = true;
+  std::optional<SymbolicProperty> residue_alignment_, conflicts_by_residues_;
+  std::optional<SymbolicResult> joint_;
 };
 
 }  // namespace
