@@ -171,14 +171,13 @@ class ExplainCommand : public Command {
       }
     }
     if (!html_.empty()) {
-      report::FindingsDoc doc;
-      report::DocFinding f;
-      f.rule = "LP002";
-      f.severity = "note";
-      f.kind = "violation";
+      rules::Finding f;
+      f.rule_id = "LP002";
+      f.severity = Severity::Note;
       f.message = fmt::format("{} on '{}', issued instruction {} at base {}", acc.instr->name, acc.buffer.text, issue_, base_);
       f.counterexample = cex;
-      doc.findings.push_back(std::move(f));
+      report::FindingsDoc doc;
+      doc.findings.push_back(report::ReportedFinding{std::move(f), std::nullopt});
       write_output(report::render_html_report(doc), html_, "HTML picture");
       s += fmt::format("  picture: {}\n", html_);
     }

@@ -29,7 +29,7 @@ class ReplayCommand : public Command {
     std::vector<replay::Replay> replays;
     try {
       replays = replay::generate_replays(doc);
-      replay::write_replays(replays, doc, out_);
+      replay::write_replays(replays, out_);
     } catch (const replay::ReplayError& e) {
       throw InputError(e.what());
     }

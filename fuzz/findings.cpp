@@ -1,6 +1,7 @@
 // libFuzzer target: the findings-document reader of `layoutproof report` (report/FindingsDoc.h)
-// with its typed counterexamples (rules/Counterexample.h), then what follows: every counterexample
-// read back writes the same JSON it reads from, and reads back to the same type.
+// with the finding's codec and its typed counterexamples (rules/Finding.h, rules/Counterexample.h),
+// then what follows: every finding read back writes JSON that reads back to a finding writing the
+// same JSON.
 #include <cstdint>
 #include <string>
 
@@ -13,10 +14,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const lp::report::ReportInputError&) {
     return 0;
   }
-  for (const lp::report::DocFinding& f : doc.findings) {
-    const nlohmann::json j = lp::rules::to_json(f.counterexample);
-    const lp::rules::Counterexample back = lp::rules::counterexample_from_json(j);
-    if (back.index() != f.counterexample.index() || lp::rules::to_json(back) != j) __builtin_trap();
+  for (const lp::report::ReportedFinding& r : doc.findings) {
+    const nlohmann::ordered_json j = lp::rules::to_json(r.finding);
+    const lp::rules::Finding back = lp::rules::finding_from_json(nlohmann::json(j));
+    if (back.counterexample.index() != r.finding.counterexample.index() || lp::rules::to_json(back) != j) __builtin_trap();
   }
   return 0;
 }

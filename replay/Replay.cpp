@@ -6,7 +6,7 @@
 #include <regex>
 
 #include "replay/Programs.h"
-#include "rules/Counterexample.h"
+#include "rules/Finding.h"
 
 namespace lp::replay {
 
@@ -84,18 +84,6 @@ std::optional<Outcome> parse_outcome(std::string_view output) {
 
 namespace {
 
-// A finding's field, or `fallback` where it is absent or null (findings without a location).
-template <class T>
-T field_or(const json& f, const char* key, T fallback) {
-  auto it = f.find(key);
-  if (it == f.end() || it->is_null()) return fallback;
-  try {
-    return it->get<T>();
-  } catch (const json::exception&) {
-    throw ReplayError(fmt::format("the finding's \"{}\" has the wrong type", key));
-  }
-}
-
 // The program of each kind of counterexample a GPU can show, or why there is none.
 struct ProgramFor {
   const FindingSite& site;
@@ -141,19 +129,27 @@ std::vector<Replay> generate_replays(const json& doc) {
   std::vector<Replay> out;
   const json& findings = doc.at("findings");
   for (size_t k = 0; k < findings.size(); ++k) {
-    const json& f = findings[k];
-    if (!f.is_object()) throw ReplayError(fmt::format("findings[{}] is not an object", k));
     Replay r;
     r.finding = k;
-    r.rule = field_or<std::string>(f, "rule", "?");
-    const FindingSite site{r.rule, field_or<std::string>(f, "file", "?"), field_or<std::string>(f, "message", ""),
-                           field_or<int64_t>(f, "line", 0), field_or<int64_t>(f, "column", 0)};
-    r.name = fmt::format("f{:02}_{}_line{}", k, r.rule, site.line);
-    if (const std::string kind = field_or<std::string>(f, "kind", "violation"); kind != "violation") {
-      r.why_not = "no counterexample to replay (" + kind + ")";
+    rules::Finding f;
+    try {
+      f = rules::finding_from_json(findings[k]);
+    } catch (const rules::FindingJsonError& e) {  // the others still replay
+      r.rule = "unreadable";
+      r.name = fmt::format("f{:02}_unreadable", k);
+      r.why_not = std::string("cannot replay: ") + e.what();
+      out.push_back(std::move(r));
+      continue;
+    }
+    r.rule = f.rule_id;
+    const auto [line, column] = f.loc.source ? line_col_of(*f.loc.source, f.loc.offset) : std::pair<size_t, size_t>{0, 0};
+    r.site = FindingSite{f.rule_id, rules::file_of(f.loc), f.message, static_cast<int64_t>(line), static_cast<int64_t>(column)};
+    r.name = fmt::format("f{:02}_{}_line{}", k, r.rule, r.site.line);
+    if (f.kind != rules::FindingKind::Violation) {
+      r.why_not = fmt::format("no counterexample to replay ({})", rules::kind_name(f.kind));
     } else {
       try {
-        std::visit(ProgramFor{site, r}, rules::counterexample_from_json(f.value("counterexample", json())));
+        std::visit(ProgramFor{r.site, r}, f.counterexample);
       } catch (const std::exception& e) {
         r.why_not = std::string("cannot replay: ") + e.what();
       }
@@ -163,7 +159,7 @@ std::vector<Replay> generate_replays(const json& doc) {
   return out;
 }
 
-void write_replays(const std::vector<Replay>& replays, const json& doc, const std::filesystem::path& dir) {
+void write_replays(const std::vector<Replay>& replays, const std::filesystem::path& dir) {
   std::filesystem::create_directories(dir);
   auto write = [&](const std::string& name, const std::string& text) {
     std::ofstream out(dir / name, std::ios::binary);
@@ -177,10 +173,8 @@ void write_replays(const std::vector<Replay>& replays, const json& doc, const st
       "set(CMAKE_CUDA_STANDARD 17)\nset(CMAKE_CUDA_STANDARD_REQUIRED ON)\n";
   std::string index = "# Replays\n\nOne line per finding: its CUDA program, or why it has none. Build with CMakeLists.txt "
                       "(sm_80 and sm_90a), or run them all with `layoutproof replay FINDINGS.json --out DIR --run`.\n\n";
-  const json& findings = doc.at("findings");
   for (const Replay& r : replays) {
-    const json& f = findings[r.finding];
-    std::string where = fmt::format("{}:{}", field_or<std::string>(f, "file", "?"), field_or<int64_t>(f, "line", 0));
+    const std::string where = r.site.file.empty() ? "no location" : fmt::format("{}:{}", r.site.file, r.site.line);
     if (r.source.empty()) {
       index += fmt::format("- {} {} ({}): not replayed: {}\n", r.name, r.rule, where, r.why_not);
       continue;
@@ -189,8 +183,7 @@ void write_replays(const std::vector<Replay>& replays, const json& doc, const st
     // stmatrix exists from sm_90 on: its replays build for sm_90a only.
     cmake += fmt::format("add_executable({0} {0}.cu)\nset_target_properties({0} PROPERTIES CUDA_ARCHITECTURES \"{1}\")\n",
                          r.name, r.min_sm >= 90 ? "90a-real" : "80-real;90a-real");
-    index += fmt::format("- {} {} ({}): replayed by {}.cu: {}\n", r.name, r.rule, where, r.name,
-                         field_or<std::string>(f, "message", ""));
+    index += fmt::format("- {} {} ({}): replayed by {}.cu: {}\n", r.name, r.rule, where, r.name, r.site.message);
   }
   write("CMakeLists.txt", cmake);
   write("README.md", index);

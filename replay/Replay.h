@@ -31,7 +31,8 @@ struct FindingSite {
 /// One finding's replay: a program (source non-empty) or the reason there is none.
 struct Replay {
   size_t finding = 0;   ///< index into the document's findings
-  std::string rule;
+  std::string rule;     ///< "unreadable" for a finding its codec refuses (why_not says why)
+  FindingSite site;     ///< where the finding is; empty for an unreadable one
   std::string name;     ///< program stem, e.g. "f00_LP002_line3"
   std::string source;   ///< the .cu text; empty when not replayed
   std::string why_not;  ///< why there is no program (source empty)
@@ -43,7 +44,7 @@ struct Replay {
 std::vector<Replay> generate_replays(const nlohmann::json& doc);
 
 /// Writes the programs, CMakeLists.txt and README.md (the index) into `dir`.
-void write_replays(const std::vector<Replay>& replays, const nlohmann::json& doc, const std::filesystem::path& dir);
+void write_replays(const std::vector<Replay>& replays, const std::filesystem::path& dir);
 
 // ---- pieces, public for the tests ----
 

@@ -6,20 +6,16 @@
 
 namespace lp::report {
 
-const char* kind_name(FindingKind k) {
-  switch (k) {
-    case FindingKind::Violation: return "violation";
-    case FindingKind::Unknown: return "unknown";
-    case FindingKind::Invalid: return "invalid";
-  }
-  return "violation";
-}
-
-
 Position position_of(const SourceLoc& loc) {
   if (!loc.source) return {};
   auto [line, col] = line_col_of(*loc.source, loc.offset);
   return {loc.source->name, line, col};
+}
+
+std::string location_text(const SourceLoc& loc) {
+  if (!loc.source) return {};
+  const Position p = position_of(loc);
+  return p.file + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
 }
 
 std::string source_line(const SourceLoc& loc) {

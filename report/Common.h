@@ -10,7 +10,7 @@
 
 namespace lp::report {
 
-const char* kind_name(FindingKind k);   ///< "violation", "unknown", "invalid"
+using rules::kind_name;
 
 /// Where a location points, as reports print it. Line and column are 0 without a source.
 struct Position {
@@ -19,6 +19,8 @@ struct Position {
   size_t column = 0;  ///< 1-based, in bytes like clang
 };
 Position position_of(const SourceLoc& loc);
+/// `file:line:column`, or "" without a location.
+std::string location_text(const SourceLoc& loc);
 
 /// The bytes of the source line `loc` sits on, without its line terminator ("" without a source).
 std::string source_line(const SourceLoc& loc);

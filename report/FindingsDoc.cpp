@@ -77,31 +77,11 @@ FindingsDoc parse_findings_doc(std::string_view text, const std::string& name) {
   for (size_t i = 0; i < fs->size(); ++i) {
     const json& f = (*fs)[i];
     const std::string where = fmt::format("{}: findings[{}]", name, i);
-    if (!f.is_object()) throw ReportInputError(where + ": must be an object");
-    DocFinding d;
-    d.rule = str_field(f, "rule", where);
-    d.severity = str_field(f, "severity", where);
-    d.kind = str_field(f, "kind", where);
-    d.file = str_field(f, "file", where);
-    d.message = str_field(f, "message", where);
-    d.line = int_field(f, "line", where);
-    d.column = int_field(f, "column", where);
-    if (auto n = f.find("notes"); n != f.end() && !n->is_null()) {
-      if (!n->is_array()) throw ReportInputError(where + ": \"notes\" must be an array");
-      for (size_t k = 0; k < n->size(); ++k) {
-        const json& nj = (*n)[k];
-        const std::string nw = fmt::format("{}.notes[{}]", where, k);
-        if (!nj.is_object()) throw ReportInputError(nw + ": must be an object");
-        d.notes.push_back({str_field(nj, "file", nw), int_field(nj, "line", nw), int_field(nj, "column", nw),
-                           str_field(nj, "message", nw)});
-      }
-    }
-    if (auto c = f.find("counterexample"); c != f.end()) {
-      try {
-        d.counterexample = rules::counterexample_from_json(*c);
-      } catch (const rules::CounterexampleError& e) {
-        throw ReportInputError(where + ": " + e.what());
-      }
+    ReportedFinding d;
+    try {
+      d.finding = rules::finding_from_json(f);
+    } catch (const rules::FindingJsonError& e) {
+      throw ReportInputError(where + ": " + e.what());
     }
     if (auto r = f.find("replay"); r != f.end() && !r->is_null()) d.replay = replay_of(*r, where + ".replay");
     doc.findings.push_back(std::move(d));
@@ -111,23 +91,7 @@ FindingsDoc parse_findings_doc(std::string_view text, const std::string& name) {
 
 FindingsDoc findings_doc(const rules::CheckRun& run) {
   FindingsDoc doc;
-  for (const rules::Finding* f : sorted_findings(run.findings)) {
-    DocFinding d;
-    d.rule = f->rule_id;
-    d.severity = severity_name(f->severity);
-    d.kind = kind_name(f->kind);
-    const Position p = position_of(f->loc);
-    d.file = p.file;
-    d.line = static_cast<int64_t>(p.line);
-    d.column = static_cast<int64_t>(p.column);
-    d.message = f->message;
-    for (const Note& n : f->notes) {
-      const Position np = position_of(n.loc);
-      d.notes.push_back({np.file, static_cast<int64_t>(np.line), static_cast<int64_t>(np.column), n.message});
-    }
-    d.counterexample = f->counterexample;
-    doc.findings.push_back(std::move(d));
-  }
+  for (const rules::Finding* f : sorted_findings(run.findings)) doc.findings.push_back(ReportedFinding{*f, std::nullopt});
   return doc;
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 // The findings JSON of `layoutproof check --format json` (docs/reports.md) read back for the HTML
-// and Markdown reports. Strict about the shape it needs (an object with a "findings" array of
-// objects, fields of the documented types) and tolerant of anything missing: a finding without a
-// counterexample still gets its section, only without a picture.
+// and Markdown reports: an object with a "findings" array, each finding read by the finding's own
+// codec (rules::finding_from_json), so a field the writer writes is a field the reader requires;
+// a finding without a counterexample still gets its section, only without a picture.
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -21,12 +21,6 @@ class ReportInputError : public std::runtime_error {
   explicit ReportInputError(const std::string& what) : std::runtime_error(what) {}
 };
 
-struct DocNote {
-  std::string file;  ///< "" without a location
-  int64_t line = 0, column = 0;
-  std::string message;
-};
-
 /// What `layoutproof replay --run` recorded for a finding (its "replay" object, docs/replay.md).
 struct DocReplay {
   bool replayed = false;
@@ -36,11 +30,10 @@ struct DocReplay {
   std::optional<bool> agrees;                  ///< nullopt when nothing was measured
 };
 
-struct DocFinding {
-  std::string rule, severity, kind, file, message;
-  int64_t line = 0, column = 0;
-  std::vector<DocNote> notes;
-  rules::Counterexample counterexample;
+/// A finding of the document: the finding itself (rules/Finding.h, read by its one codec) and what
+/// `layoutproof replay --run` recorded for it.
+struct ReportedFinding {
+  rules::Finding finding;
   std::optional<DocReplay> replay;  ///< only in findings that went through `replay --run`
 };
 
@@ -48,7 +41,7 @@ struct DocFinding {
 std::string replay_text(const DocReplay& r);
 
 struct FindingsDoc {
-  std::vector<DocFinding> findings;
+  std::vector<ReportedFinding> findings;
 };
 
 /// Parses `text` (named `name` in errors). Throws ReportInputError.

@@ -428,7 +428,7 @@ std::string picture_of(const Cex&) {
   return {};
 }
 
-std::string picture(const DocFinding& f) {
+std::string picture(const rules::Finding& f) {
   try {
     return std::visit([](const auto& ce) -> std::string {
       if constexpr (std::is_same_v<std::decay_t<decltype(ce)>, std::monostate>) return {};
@@ -440,13 +440,7 @@ std::string picture(const DocFinding& f) {
   }
 }
 
-std::string location(const std::string& file, int64_t line, int64_t column) {
-  if (file.empty()) return {};
-  std::string s = file;
-  if (line > 0) s += fmt::format(":{}", line);
-  if (line > 0 && column > 0) s += fmt::format(":{}", column);
-  return s;
-}
+std::string location(const SourceLoc& loc) { return location_text(loc); }
 
 std::string sev_class(const std::string& sev) {
   return sev == "error" || sev == "warning" || sev == "note" ? "sev-" + sev : "sev-note";
@@ -460,39 +454,39 @@ std::string render_html_report(const FindingsDoc& doc) {
   s += kStyle;
   s += "</style></head><body>\n<h1>LayoutProof report</h1>\n";
   size_t errors = 0, warnings = 0;
-  for (const auto& f : doc.findings) {
-    errors += f.severity == "error";
-    warnings += f.severity == "warning";
+  for (const auto& r : doc.findings) {
+    errors += r.finding.severity == Severity::Error;
+    warnings += r.finding.severity == Severity::Warning;
   }
   s += fmt::format(R"(<p class="caption">{} findings: {} errors, {} warnings, {} others.</p>)", doc.findings.size(), errors,
                    warnings, doc.findings.size() - errors - warnings);
   s += "<table id=\"summary\"><tr><th>#</th><th>rule</th><th>severity</th><th>location</th><th>message</th></tr>\n";
   for (size_t i = 0; i < doc.findings.size(); ++i) {
-    const auto& f = doc.findings[i];
+    const rules::Finding& f = doc.findings[i].finding;
     s += fmt::format(R"(<tr><td><a href="#f{}">{}</a></td><td>{}</td><td><span class="sev {}">{}</span></td><td class="mono">{}</td><td>{}</td></tr>)"
                      "\n",
-                     i + 1, i + 1, html_escape(f.rule), sev_class(f.severity), html_escape(f.severity),
-                     html_escape(location(f.file, f.line, f.column)), html_escape(f.message));
+                     i + 1, i + 1, html_escape(f.rule_id), sev_class(severity_name(f.severity)), html_escape(severity_name(f.severity)),
+                     html_escape(location(f.loc)), html_escape(f.message));
   }
   s += "</table>\n";
   for (size_t i = 0; i < doc.findings.size(); ++i) {
-    const auto& f = doc.findings[i];
+    const rules::Finding& f = doc.findings[i].finding;
     s += fmt::format(R"(<section class="finding" id="f{}" data-rule="{}"><h2>{}. {} <span class="sev {}">{}</span></h2>)", i + 1,
-                     html_escape(f.rule), i + 1, html_escape(f.rule), sev_class(f.severity), html_escape(f.severity));
-    s += fmt::format(R"(<div class="loc mono">{}</div><p class="msg">{}</p>)", html_escape(location(f.file, f.line, f.column)),
+                     html_escape(f.rule_id), i + 1, html_escape(f.rule_id), sev_class(severity_name(f.severity)), html_escape(severity_name(f.severity)));
+    s += fmt::format(R"(<div class="loc mono">{}</div><p class="msg">{}</p>)", html_escape(location(f.loc)),
                      html_escape(f.message));
     if (!f.notes.empty()) {
       s += "<ul class=\"notes\">";
       for (const auto& n : f.notes) {
-        std::string loc = location(n.file, n.line, n.column);
+        std::string loc = location(n.loc);
         s += fmt::format("<li>{}{}</li>", loc.empty() ? "" : "<span class=\"mono loc\">" + html_escape(loc) + ":</span> ",
                          html_escape(n.message));
       }
       s += "</ul>";
     }
-    if (f.replay)
+    if (const auto& replay = doc.findings[i].replay)
       s += fmt::format(R"(<p class="replay {}"><b>GPU replay:</b> {}</p>)",
-                       f.replay->agrees == std::optional<bool>(false) ? "warn" : "", html_escape(replay_text(*f.replay)));
+                       replay->agrees == std::optional<bool>(false) ? "warn" : "", html_escape(replay_text(*replay)));
     s += picture(f);
     if (const json fields = rules::to_json(f.counterexample); fields.is_object()) {
       s += "<details><summary>Counterexample fields</summary><table class=\"ce\">";

@@ -26,12 +26,9 @@ std::string md(std::string_view s) {
   return out;
 }
 
-std::string location(const std::string& file, int64_t line, int64_t column) {
-  if (file.empty()) return "-";
-  std::string s = file;
-  if (line > 0) s += fmt::format(":{}", line);
-  if (line > 0 && column > 0) s += fmt::format(":{}", column);
-  return s;
+std::string location(const SourceLoc& loc) {
+  const std::string at = location_text(loc);
+  return at.empty() ? "-" : at;
 }
 
 // The one-line gist of a counterexample, for the kinds that have pictures in the HTML page.
@@ -53,7 +50,7 @@ std::string gist_of(const Cex&) {
   return {};
 }
 
-std::string gist(const DocFinding& f) {
+std::string gist(const rules::Finding& f) {
   try {
     return std::visit([](const auto& ce) -> std::string {
       if constexpr (std::is_same_v<std::decay_t<decltype(ce)>, std::monostate>) return {};
@@ -71,20 +68,20 @@ std::string render_markdown_report(const FindingsDoc& doc) {
   s += fmt::format("{} findings. Pictures of each counterexample: index.html.\n\n", doc.findings.size());
   s += "| # | rule | severity | location | message |\n|---|---|---|---|---|\n";
   for (size_t i = 0; i < doc.findings.size(); ++i) {
-    const auto& f = doc.findings[i];
-    s += fmt::format("| {} | {} | {} | {} | {} |\n", i + 1, md(f.rule), md(f.severity), md(location(f.file, f.line, f.column)),
+    const rules::Finding& f = doc.findings[i].finding;
+    s += fmt::format("| {} | {} | {} | {} | {} |\n", i + 1, md(f.rule_id), md(severity_name(f.severity)), md(location(f.loc)),
                      md(f.message));
   }
   for (size_t i = 0; i < doc.findings.size(); ++i) {
-    const auto& f = doc.findings[i];
-    s += fmt::format("\n## {}. {} ({})\n\n{}: {}\n", i + 1, md(f.rule), md(f.severity), md(location(f.file, f.line, f.column)),
+    const rules::Finding& f = doc.findings[i].finding;
+    s += fmt::format("\n## {}. {} ({})\n\n{}: {}\n", i + 1, md(f.rule_id), md(severity_name(f.severity)), md(location(f.loc)),
                      md(f.message));
     for (const auto& n : f.notes) {
-      const std::string loc = location(n.file, n.line, n.column);
+      const std::string loc = location(n.loc);
       s += fmt::format("- {}{}\n", loc == "-" ? "" : md(loc) + ": ", md(n.message));
     }
     if (std::string g = gist(f); !g.empty()) s += "\nCounterexample: " + md(g) + "\n";
-    if (f.replay) s += "\nGPU replay: " + md(replay_text(*f.replay)) + "\n";
+    if (const auto& replay = doc.findings[i].replay) s += "\nGPU replay: " + md(replay_text(*replay)) + "\n";
   }
   return s;
 }

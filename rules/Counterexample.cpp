@@ -106,7 +106,7 @@ json write(const T& v) {
 
 template <class T>
 void read(const json& j, T& v, const std::string& where) {
-  auto wrong = [&](const char* expected) { throw CounterexampleError(fmt::format("{} must be {}", where, expected)); };
+  auto wrong = [&](const char* expected) { throw FindingJsonError(fmt::format("{} must be {}", where, expected)); };
   if constexpr (std::is_same_v<T, std::string>) {
     if (!j.is_string()) wrong("a string");
     v = j.get<std::string>();
@@ -143,7 +143,7 @@ void read(const json& j, T& v, const std::string& where) {
         read(*it, x, at);
         m = std::move(x);
       } else {
-        if (it == j.end()) throw CounterexampleError(at + " is missing");
+        if (it == j.end()) throw FindingJsonError(at + " is missing");
         read(*it, m, at);
       }
     });
@@ -159,7 +159,7 @@ static_assert(std::size(kKinds) == std::variant_size_v<Counterexample>, "a count
 template <size_t I = 1>
 Counterexample read_kind(const std::string& kind, const json& j) {
   if constexpr (I == std::variant_size_v<Counterexample>) {
-    throw CounterexampleError(fmt::format("counterexample: unknown \"kind\" '{}'", kind));
+    throw FindingJsonError(fmt::format("counterexample: unknown \"kind\" '{}'", kind));
   } else {
     if (kind != kKinds[I]) return read_kind<I + 1>(kind, j);
     std::variant_alternative_t<I, Counterexample> c;
@@ -188,10 +188,10 @@ nlohmann::json to_json(const Counterexample& c) {
 
 Counterexample counterexample_from_json(const nlohmann::json& j) {
   if (j.is_null()) return std::monostate{};
-  if (!j.is_object()) throw CounterexampleError("counterexample must be an object or null");
+  if (!j.is_object()) throw FindingJsonError("counterexample must be an object or null");
   auto kind = j.find("kind");
   if (kind == j.end() || !kind->is_string())
-    throw CounterexampleError("counterexample has no \"kind\" (a findings file of this version names it)");
+    throw FindingJsonError("counterexample has no \"kind\" (a findings file of this version names it)");
   return read_kind(kind->get<std::string>(), j);
 }
 

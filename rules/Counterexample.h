@@ -135,17 +135,18 @@ using Counterexample =
     std::variant<std::monostate, BankConflictCex, AccessErrorCex, InjectivityCex, CoverageCex, AlgebraCex, SwizzleMismatchCex,
                  ByteSwizzleCex, BaseAlignmentCex, TmaBoxCex, AsyncSectorCex, CuteDriftCex>;
 
-/// A counterexample's JSON that does not have the shape of its kind; the message names the field.
-class CounterexampleError : public std::runtime_error {
+/// A finding's JSON (rules/Finding.h) or its counterexample's that does not have the shape the JSON
+/// report writes; the message names the field's path ("counterexample.issue is missing").
+class FindingJsonError : public std::runtime_error {
  public:
-  explicit CounterexampleError(const std::string& what) : std::runtime_error(what) {}
+  explicit FindingJsonError(const std::string& what) : std::runtime_error(what) {}
 };
 
 /// The "kind" of a counterexample's JSON ("bank-conflict", ...); "" for none.
 const char* counterexample_kind(const Counterexample& c);
 /// The JSON form; null for none.
 nlohmann::json to_json(const Counterexample& c);
-/// Reads the JSON form back (null gives none). Throws CounterexampleError.
+/// Reads the JSON form back (null gives none). Throws FindingJsonError.
 Counterexample counterexample_from_json(const nlohmann::json& j);
 
 }  // namespace lp::rules

@@ -93,11 +93,28 @@ struct CheckRun {
 };
 
 /// A proof summary as JSON (only its set fields), and back; null for none. Throws
-/// CounterexampleError for a malformed one.
+/// FindingJsonError for a malformed one.
 nlohmann::json to_json(const std::optional<ProofSummary>& proof);
 std::optional<ProofSummary> proof_from_json(const nlohmann::json& j);
 
 /// The path of a location's file as the report should show it ("" without a source).
 std::string file_of(const SourceLoc& loc);
+
+/// "violation", "unknown", "invalid".
+const char* kind_name(FindingKind k);
+
+/// A location as the JSON report writes it: "file", "line", "column" (1-based, columns in bytes),
+/// all null without a location.
+void put_position(nlohmann::ordered_json& j, const SourceLoc& loc);
+
+/// A finding as the JSON report lists it (docs/reports.md), and back: the one finding type's one
+/// codec, shared by the JSON report, `layoutproof report` and `layoutproof replay`. The reader
+/// takes what the writer writes: "rule", "severity", "kind" and "message" are required; the
+/// location is all null or a file with a line and column; "notes" and "trace" are located messages;
+/// "counterexample" and "fingerprint" may be absent. A location read back has no text: its
+/// SourceText is the file's name, empty, based at that line and column. Throws FindingJsonError
+/// naming the field's path.
+nlohmann::ordered_json to_json(const Finding& f);
+Finding finding_from_json(const nlohmann::json& j);
 
 }  // namespace lp::rules

@@ -24,7 +24,7 @@ json bank_finding(const std::string& instruction, const std::vector<int64_t>& la
   c.arch = "sm_90";
   c.lane_addresses = lanes;
   c.wavefronts = wavefronts;
-  return {{"rule", "LP002"}, {"kind", "violation"}, {"file", "x.lp"}, {"line", 3}, {"column", 1},
+  return {{"rule", "LP002"}, {"severity", "error"}, {"kind", "violation"}, {"file", "x.lp"}, {"line", 3}, {"column", 1},
           {"message", "conflict"}, {"counterexample", lp::rules::to_json(c)}};
 }
 
@@ -113,7 +113,7 @@ TEST_CASE("injectivity writes equal an independent evaluation of the layout") {
     CHECK(t.index[static_cast<size_t>(i)] == i);
     CHECK(t.place[static_cast<size_t>(i)] == (i % 32) * 32 + i / 32);
   }
-  json f = {{"rule", "LP001"}, {"kind", "violation"}, {"line", 8},
+  json f = {{"rule", "LP001"}, {"severity", "error"}, {"kind", "violation"}, {"file", "x.lp"}, {"line", 8}, {"column", 1}, {"message", "m"},
             {"counterexample", lp::rules::to_json(lp::rules::InjectivityCex{{1, 1024}, {}, {}, {}, {}, "(_32,_33):(_32,_1)", 1056})}};
   std::vector<Replay> r = generate_replays(json{{"findings", {f}}});
   REQUIRE(r[0].why_not.empty());
@@ -129,7 +129,7 @@ TEST_CASE("coverage marks exactly the replicas' target points") {
   std::set<int64_t> expected;
   for (int64_t lane = 0; lane < 96; ++lane) expected.insert(lane);  // 32 lanes, replicated at +32 and +64
   CHECK(covered == expected);
-  json f = {{"rule", "LP004"}, {"kind", "violation"}, {"line", 11},
+  json f = {{"rule", "LP004"}, {"severity", "error"}, {"kind", "violation"}, {"file", "x.lp"}, {"line", 11}, {"column", 1}, {"message", "m"},
             {"counterexample", lp::rules::to_json(lp::rules::CoverageCex{{96}, {}, {{"TLane", 0, 127}},
                                                                         "S[(32,4):(1@TLane,1@TCol)] + R[3:32@TLane]"})}};
   std::vector<Replay> r = generate_replays(json{{"findings", {f}}});
@@ -139,7 +139,7 @@ TEST_CASE("coverage marks exactly the replicas' target points") {
 }
 
 TEST_CASE("rules without a GPU replay say why, and bad documents are refused") {
-  json f = {{"rule", "LP007"}, {"kind", "violation"}, {"line", 4},
+  json f = {{"rule", "LP007"}, {"severity", "error"}, {"kind", "violation"}, {"file", "x.lp"}, {"line", 4}, {"column", 1}, {"message", "m"},
             {"counterexample", lp::rules::to_json(lp::rules::BaseAlignmentCex{"sA", 128, 1024})}};
   std::vector<Replay> r = generate_replays(json{{"findings", {f}}});
   CHECK(r[0].source.empty());

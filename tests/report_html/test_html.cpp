@@ -88,8 +88,8 @@ TEST_CASE("LP002: the lane x bank grid is 32x32 and highlights exactly the colli
       {"ldmatrix.x4", {8, 16}}, {"st.shared.b32", {32, 4}}, {"ld.shared.v4.b32", {8, 16}}};
   size_t seen = 0;
   for (size_t i = 0; i < doc.findings.size(); ++i) {
-    const auto& f = doc.findings[i];
-    if (f.rule != "LP002") continue;
+    const lp::rules::Finding& f = doc.findings[i].finding;
+    if (f.rule_id != "LP002") continue;
     ++seen;
     const auto grid = cells(section(html, i + 1), "data-lane", "data-bank");
     REQUIRE(grid.size() == 32 * 32);
@@ -115,8 +115,8 @@ TEST_CASE("LP002: the tile marks the elements the colliding lanes read", "[html]
   const std::string html = lp::report::render_html_report(doc);
   // Finding 1: ldmatrix.x4 on the row-major 64x64 f16 tile; phase 0 is lanes 0-7, lane l reading
   // the 16-byte row at byte 128*l: row l, columns 0-7, all in banks 0-3.
-  REQUIRE(doc.findings[0].rule == "LP002");
-  REQUIRE(std::get<lp::rules::BankConflictCex>(doc.findings[0].counterexample).smem_layout == "(_64,_64):(_64,_1)");
+  REQUIRE(doc.findings[0].finding.rule_id == "LP002");
+  REQUIRE(std::get<lp::rules::BankConflictCex>(doc.findings[0].finding.counterexample).smem_layout == "(_64,_64):(_64,_1)");
   const auto tile = cells(section(html, 1), "data-r", "data-c", 1);
   REQUIRE(tile.size() == 64 * 64);
   std::set<std::pair<int64_t, int64_t>> expected;
@@ -130,15 +130,15 @@ TEST_CASE("LP001, LP004, LP003: the colliding pair, the uncovered lanes, the wit
   const FindingsDoc doc = planted();
   const std::string html = lp::report::render_html_report(doc);
   for (size_t i = 0; i < doc.findings.size(); ++i) {
-    const auto& f = doc.findings[i];
+    const lp::rules::Finding& f = doc.findings[i].finding;
     const std::string s = section(html, i + 1);
-    if (f.rule == "LP001") {
+    if (f.rule_id == "LP001") {
       // (_32,_33):(_32,_1): elements 1 = (1,0) and 1024 = (0,32) both land on 32.
       const auto tile = cells(s, "data-r", "data-c");
       CHECK(tile.size() == 32 * 33);
       CHECK(with_class(tile, {"hot"}) == std::set<std::pair<int64_t, int64_t>>{{1, 0}, {0, 32}});
       CHECK(s.find("both land on") != std::string::npos);
-    } else if (f.rule == "LP004") {
+    } else if (f.rule_id == "LP004") {
       // S[(32,4):(1@TLane,1@TCol)] + R[3:32@TLane] reaches TLane 0-95 only: 96-127 are missing,
       // drawn 32 per row, so rows 3.
       const auto grid = cells(s, "data-r", "data-c");
@@ -149,7 +149,7 @@ TEST_CASE("LP001, LP004, LP003: the colliding pair, the uncovered lanes, the wit
         for (int64_t c = 0; c < 32; ++c) covered.insert({r, c});
       CHECK(with_class(grid, {"miss"}) == missing);
       CHECK(with_class(grid, {"cover"}) == covered);
-    } else if (f.rule == "LP003") {
+    } else if (f.rule_id == "LP003") {
       CHECK(s.find("aria-label=\"witness\"") != std::string::npos);
       CHECK(s.find(">9</text>") != std::string::npos);  // expected
       CHECK(s.find(">7</text>") != std::string::npos);  // actual
@@ -159,10 +159,12 @@ TEST_CASE("LP001, LP004, LP003: the colliding pair, the uncovered lanes, the wit
 
 TEST_CASE("hostile strings are inert in the page", "[html]") {
   json j = {{"findings",
-             {{{"rule", "LP002"},
-               {"severity", "error\"><script>alert(1)</script>"},
+             {{{"rule", "LP002\"><script>alert(1)</script>"},
+               {"severity", "error"},
+               {"kind", "violation"},
                {"file", "\"><img src=x onerror=alert(1)>.cu"},
                {"line", 3},
+               {"column", 1},
                {"message", "<script>alert('x')</script> & </section>"},
                {"notes", {{{"message", "<iframe src=//evil>"}, {"file", nullptr}}}},
                {"counterexample", [] {
@@ -187,28 +189,50 @@ TEST_CASE("hostile strings are inert in the page", "[html]") {
   CHECK(html.find("Tile not drawn: the layout could not be read") != std::string::npos);
 }
 
-TEST_CASE("the reader is tolerant of missing fields and strict about malformed JSON", "[html]") {
+TEST_CASE("the reader takes what the JSON report writes, and names what is missing or malformed", "[html]") {
   using lp::report::parse_findings_doc;
   using lp::report::ReportInputError;
-  // A finding may lack any field; a counterexample has its type's fields (the tool wrote it), and
-  // one the hardware model cannot draw still gets its section.
+  // A counterexample has its type's fields (the tool wrote it); one the hardware model cannot draw
+  // still gets its section. A finding without a location or counterexample is complete.
   lp::rules::BankConflictCex odd;
   odd.instruction = "nope";
   odd.arch = "sm_90";
   odd.lane_addresses = std::vector<int64_t>(32, 0);
-  const json odd_finding = {{"rule", "LP002"}, {"counterexample", lp::rules::to_json(odd)}};
-  const FindingsDoc bare = parse_findings_doc(json{{"findings", {json::object(), odd_finding}}}.dump(), "x");
+  const json bare_finding = {{"rule", "LP002"}, {"severity", "warning"}, {"kind", "unknown"}, {"message", "m"}};
+  json odd_finding = bare_finding;
+  odd_finding["kind"] = "violation";
+  odd_finding["counterexample"] = lp::rules::to_json(odd);
+  const FindingsDoc bare = parse_findings_doc(json{{"findings", {bare_finding, odd_finding}}}.dump(), "x");
   REQUIRE(bare.findings.size() == 2);
+  CHECK(bare.findings[0].finding.severity == lp::Severity::Warning);
+  CHECK(bare.findings[0].finding.kind == lp::rules::FindingKind::Unknown);
+  CHECK_FALSE(bare.findings[0].finding.loc.source);
   const std::string html = lp::report::render_html_report(bare);
   CHECK(html.find("id=\"f2\"") != std::string::npos);
   CHECK(html.find("No picture: ") != std::string::npos);
   CHECK(html.find("nope") != std::string::npos);
-  try {
-    parse_findings_doc(R"({"findings": [{"rule": "LP002", "counterexample": {"kind": "bank-conflict", "instruction": "x"}}]})", "x");
-    FAIL("a counterexample without its fields was accepted");
-  } catch (const ReportInputError& e) {
-    CHECK(std::string(e.what()) == "x: findings[0]: counterexample.issue is missing");
-  }
+  auto refusal = [&](const json& finding) {
+    try {
+      parse_findings_doc(json{{"findings", {finding}}}.dump(), "x");
+    } catch (const ReportInputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  CHECK(refusal(json::object()) == "x: findings[0]: rule is missing");
+  json no_line = bare_finding;
+  no_line["file"] = "k.lp";
+  CHECK(refusal(no_line) == "x: findings[0]: line must be an integer of at least 1 where a file is given");
+  json bad_severity = bare_finding;
+  bad_severity["severity"] = "fatal";
+  CHECK(refusal(bad_severity) == "x: findings[0]: severity must be error, warning or note, not 'fatal'");
+  json bad_note = bare_finding;
+  bad_note["notes"] = json::array({json{{"file", nullptr}}});
+  CHECK(refusal(bad_note) == "x: findings[0]: notes[0].message is missing");
+  json no_fields = bare_finding;
+  no_fields["kind"] = "violation";
+  no_fields["counterexample"] = {{"kind", "bank-conflict"}, {"instruction", "x"}};
+  CHECK(refusal(no_fields) == "x: findings[0]: counterexample.issue is missing");
   CHECK_THROWS_AS(parse_findings_doc("{\"findings\": [", "x"), ReportInputError);
   CHECK_THROWS_AS(parse_findings_doc("[]", "x"), ReportInputError);
   CHECK_THROWS_AS(parse_findings_doc(R"({"findings": {}})", "x"), ReportInputError);

@@ -29,9 +29,9 @@ TEST_CASE("summary.md lists every finding with its location and the worst bank p
 
 TEST_CASE("summary.md escapes Markdown and HTML in messages", "[markdown]") {
   const auto doc = lp::report::parse_findings_doc(
-      R"({"findings": [{"rule": "LP9", "message": "a|b <script>x</script> *em* [l](http://e)\n# head", "file": "f`x`.cu"}]})", "h");
+      R"({"findings": [{"rule": "LP9", "severity": "warning", "kind": "violation", "message": "a|b <script>x</script> *em* [l](http://e)\n# head", "file": "f`x`.cu", "line": 2, "column": 5}]})", "h");
   const std::string md = lp::report::render_markdown_report(doc);
-  CHECK(md.find("| 1 | LP9 | - | f\\`x\\`.cu | a\\|b \\<script\\>x\\</script\\> \\*em\\* \\[l\\](http://e) \\# head |") !=
+  CHECK(md.find("| 1 | LP9 | warning | f\\`x\\`.cu:2:5 | a\\|b \\<script\\>x\\</script\\> \\*em\\* \\[l\\](http://e) \\# head |") !=
         std::string::npos);
   CHECK(md.find("<script>") == std::string::npos);
 }
@@ -39,14 +39,14 @@ TEST_CASE("summary.md escapes Markdown and HTML in messages", "[markdown]") {
 TEST_CASE("the GPU replay recorded by replay --run is shown in both pages", "[markdown][html]") {
   const auto doc = lp::report::parse_findings_doc(
       R"({"findings": [
-        {"rule": "LP002", "message": "m", "replay": {"program": "f00.cu", "method": "ncu", "predicted": 8, "measured": 8,
+        {"rule": "LP002", "severity": "error", "kind": "violation", "message": "m", "replay": {"program": "f00.cu", "method": "ncu", "predicted": 8, "measured": 8,
          "agrees": true, "device": "NVIDIA H100 80GB HBM3", "arch": "sm_90a"}},
-        {"rule": "LP002", "message": "m", "replay": {"program": "f01.cu", "method": "ncu", "predicted": 8, "measured": 4,
+        {"rule": "LP002", "severity": "error", "kind": "violation", "message": "m", "replay": {"program": "f01.cu", "method": "ncu", "predicted": 8, "measured": 4,
          "agrees": false, "device": "GPU <x>", "arch": "sm_90a"}},
-        {"rule": "LP002", "message": "m", "replay": {"program": "f02.cu", "method": "unmeasured", "predicted": 4,
+        {"rule": "LP002", "severity": "error", "kind": "violation", "message": "m", "replay": {"program": "f02.cu", "method": "unmeasured", "predicted": 4,
          "measured": null, "agrees": null, "device": "GPU", "arch": "sm_80"}},
-        {"rule": "LP005", "message": "m", "replay": {"replayed": false, "why": "no per-lane access to replay"}},
-        {"rule": "LP002", "message": "m"}]})",
+        {"rule": "LP005", "severity": "error", "kind": "violation", "message": "m", "replay": {"replayed": false, "why": "no per-lane access to replay"}},
+        {"rule": "LP002", "severity": "error", "kind": "violation", "message": "m"}]})",
       "replayed.json");
   REQUIRE(doc.findings.size() == 5);
   CHECK(lp::report::replay_text(*doc.findings[0].replay) ==
@@ -62,7 +62,9 @@ TEST_CASE("the GPU replay recorded by replay --run is shown in both pages", "[ma
   const std::string html = lp::report::render_html_report(doc);
   CHECK(html.find("<b>GPU replay:</b> replayed on GPU &lt;x&gt; (sm_90a) with ncu: predicted 8, measured 4; DISAGREES") !=
         std::string::npos);
-  CHECK_THROWS_AS(lp::report::parse_findings_doc(R"({"findings": [{"replay": {"agrees": "yes"}}]})", "bad"),
-                  lp::report::ReportInputError);
-  CHECK_THROWS_AS(lp::report::parse_findings_doc(R"({"findings": [{"replay": [1]}]})", "bad"), lp::report::ReportInputError);
+  const std::string finding = R"("rule": "LP002", "severity": "error", "kind": "violation", "message": "m")";
+  CHECK_THROWS_WITH(lp::report::parse_findings_doc(R"({"findings": [{)" + finding + R"(, "replay": {"agrees": "yes"}}]})", "bad"),
+                    Catch::Contains("\"agrees\" must be true, false or null"));
+  CHECK_THROWS_WITH(lp::report::parse_findings_doc(R"({"findings": [{)" + finding + R"(, "replay": [1]}]})", "bad"),
+                    Catch::Contains("bad: findings[0].replay: must be an object"));
 }

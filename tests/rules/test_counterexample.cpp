@@ -6,6 +6,7 @@
 #include <set>
 
 #include "rules/Counterexample.h"
+#include "rules/Finding.h"
 
 using lp::rules::Counterexample;
 using nlohmann::json;
@@ -70,7 +71,7 @@ TEST_CASE("a malformed counterexample is refused with the field's path", "[count
   auto refusal = [](const json& j) {
     try {
       lp::rules::counterexample_from_json(j);
-    } catch (const lp::rules::CounterexampleError& e) {
+    } catch (const lp::rules::FindingJsonError& e) {
       return std::string(e.what());
     }
     return std::string("accepted");
@@ -98,4 +99,35 @@ TEST_CASE("a malformed counterexample is refused with the field's path", "[count
   json negative = huge;
   negative["active_lanes"] = -1;
   CHECK(refusal(negative) == "counterexample.active_lanes must be an integer in range");
+}
+
+TEST_CASE("a finding survives the JSON report's codec: position, notes, trace and counterexample", "[counterexample]") {
+  // A finding on line 2, column 3 of a real source text (the rules' form), and its notes.
+  auto text = std::make_shared<lp::SourceText>();
+  text->name = "k.lp";
+  text->text = "first line\n  access a: sA ldmatrix.x4\n";
+  lp::rules::Finding f;
+  f.rule_id = "LP002";
+  f.severity = lp::Severity::Warning;
+  f.kind = lp::rules::FindingKind::Violation;
+  f.loc = lp::SourceLoc{text, 13};  // 'a' of "access" on line 2, column 3
+  f.message = "conflict";
+  f.notes = {{lp::SourceLoc{text, 0}, "the buffer"}, {lp::SourceLoc{}, "no place"}};
+  f.trace = {{lp::SourceLoc{text, 11}, "the access"}};
+  f.counterexample = samples()[1];
+  f.fingerprint = "LP002:abc";
+  const nlohmann::ordered_json j = lp::rules::to_json(f);
+  CHECK(j["file"] == "k.lp");
+  CHECK(j["line"] == 2);
+  CHECK(j["column"] == 3);
+  CHECK(j["notes"][1]["file"].is_null());
+  const lp::rules::Finding back = lp::rules::finding_from_json(json(j));
+  CHECK(back.rule_id == "LP002");
+  CHECK(back.severity == lp::Severity::Warning);
+  CHECK(lp::line_col_of(*back.loc.source, back.loc.offset) == std::pair<size_t, size_t>{2, 3});
+  CHECK(back.loc.source->name == "k.lp");
+  REQUIRE(back.notes.size() == 2);
+  CHECK_FALSE(back.notes[1].loc.source);
+  CHECK(back.counterexample.index() == f.counterexample.index());
+  CHECK(lp::rules::to_json(back) == j);
 }
