@@ -149,17 +149,26 @@ class ExplainCommand : public Command {
     cex.smem_layout = buf.layout->text;
     cex.lanes_layout = acc.lanes.text;
     cex.dtype = buf.dtype->name;
+    if (access->active() != hw::kAllLanes) cex.active_lanes = access->active();
     const report::BankView v = report::bank_view(cex);
     std::string s = fmt::format("{} on '{}' ({} {}, align {}), issued instruction {} of {} at base {}: {} wavefronts, ideal {}\n",
                                 acc.instr->name, acc.buffer.text, buf.dtype->name, buf.layout->text, access->base_align(),
                                 issue_, access->issue_count(), base_, v.cost.wavefronts, v.cost.ideal);
     for (size_t k = 0; k < v.cost.phases.size(); ++k) {
       const hw::PhaseCost& ph = v.cost.phases[k];
+      if (ph.words.empty()) {  // every lane of the phase is inactive
+        s += fmt::format("  phase {} (lanes {}): no active lane; {} wavefront\n", k, lane_list(ph.lanes), ph.wavefronts);
+        continue;
+      }
       s += fmt::format("  phase {} (lanes {}): {} wavefront{}; busiest bank {} delivers {} word{}: {}\n", k, lane_list(ph.lanes),
                        ph.wavefronts, ph.wavefronts == 1 ? "" : "s", ph.bank, ph.words.size(), ph.words.size() == 1 ? "" : "s",
                        fmt::join(ph.words, ", "));
       s += "    lane  coordinate        byte  banks          words\n";
       for (int lane : ph.lanes) {
+        if (!access->is_active(lane)) {
+          s += fmt::format("    {:>4}  (inactive: does not execute the instruction)\n", lane);
+          continue;
+        }
         const int64_t a = v.addresses[static_cast<size_t>(lane)];
         std::vector<int64_t> words;
         for (int64_t w = a / v.arch->bank_bytes; w <= (a + v.instr->bytes - 1) / v.arch->bank_bytes; ++w) words.push_back(w);

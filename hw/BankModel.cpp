@@ -12,9 +12,14 @@ namespace lp::hw {
 
 namespace {
 
-bool partners_match(const std::vector<int64_t>& addresses, int partner_mask) {
-  for (int t = 0; t < kWarpLanes; ++t)
-    if (addresses[static_cast<size_t>(t)] != addresses[static_cast<size_t>(t ^ partner_mask)]) return false;
+// Every active lane whose partner t^x is active reads the partner's address; an inactive partner
+// does not stand in the way (measured: tests/data/sm90_smem_partial_warps.tsv).
+bool partners_match(const std::vector<int64_t>& addresses, int partner_mask, LaneMask active) {
+  for (int t = 0; t < kWarpLanes; ++t) {
+    const int u = t ^ partner_mask;
+    if (((active >> t) & 1) && ((active >> u) & 1) && addresses[static_cast<size_t>(t)] != addresses[static_cast<size_t>(u)])
+      return false;
+  }
   return true;
 }
 
@@ -65,10 +70,10 @@ void add_read_side(const Arch& arch, const SmemInstr& instr, const std::vector<i
 
 }  // namespace
 
-bool loads_merge(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses) {
+bool loads_merge(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses, LaneMask active) {
   if (!arch.load_merging || !instr.mergeable || addresses.size() != kWarpLanes) return false;
   for (int x : kMergePartnerXors)
-    if (partners_match(addresses, x)) return true;
+    if (partners_match(addresses, x, active)) return true;
   return false;
 }
 
@@ -113,13 +118,17 @@ AccessCost smem_access_cost(const Arch& arch, const SmemInstr& instr, const std:
                             LaneMask active) {
   validate_lanes(arch, instr, addresses, active);
   AccessCost cost;
-  cost.merged = active == kAllLanes && loads_merge(arch, instr, addresses);
+  cost.merged = loads_merge(arch, instr, addresses, active);
   for (std::vector<int>& lanes : phase_lanes(instr, cost.merged)) {
+    const bool idle = std::none_of(lanes.begin(), lanes.end(), [&](int l) { return (active >> l) & 1; });
     cost.phases.push_back(phase_cost(arch, instr, addresses, std::move(lanes), active));
+    // A phase without an active lane is skipped: no wavefront, and no part of the ideal (measured).
+    if (idle) cost.phases.back().wavefronts = 0;
+    else ++cost.ideal;
     cost.wavefronts += cost.phases.back().wavefronts;
   }
-  cost.ideal = static_cast<int64_t>(cost.phases.size());
-  cost.conflict_free = cost.wavefronts == cost.ideal;
+  cost.ideal = std::max<int64_t>(cost.ideal, 1);
+  cost.conflict_free = cost.wavefronts <= cost.ideal;
   return cost;
 }
 

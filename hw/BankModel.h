@@ -44,19 +44,26 @@ struct PhaseCost {
 
 struct AccessCost {
   int64_t wavefronts = 0;  ///< sum over phases
-  int64_t ideal = 0;       ///< number of phases (cp.async.ca with a global side: phase parts)
+  int64_t ideal = 0;       ///< number of phases with an active lane (cp.async.ca with a global side: phase parts)
   bool conflict_free = false;  ///< wavefronts == ideal
   bool merged = false;     ///< a 64/128-bit load that ran merged
   std::vector<PhaseCost> phases;
 };
 
-/// A mergeable load merges when, for one x here, every lane t reads the same address as lane t^x
-/// (measured on sm_90, docs/hardware.md).
+/// A mergeable load merges when, for one x here, every (active) lane t reads the same address as
+/// lane t^x (measured on sm_90, docs/hardware.md).
 inline constexpr std::array<int, 2> kMergePartnerXors{1, 2};
 
-/// True when a mergeable load on `arch` merges: every lane t reads the same address as lane
-/// t^1, or every lane t reads the same address as lane t^2 (kMergePartnerXors).
-bool loads_merge(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses);
+/// Lanes of a warp, bit t for lane t.
+using LaneMask = uint32_t;
+inline constexpr LaneMask kAllLanes = ~LaneMask{0};
+
+/// True when a mergeable load on `arch` merges: every active lane t reads the same address as
+/// lane t^1, or every active lane t the same as lane t^2 (kMergePartnerXors), where a partner
+/// that is not active does not count against it (measured on partial warps, H100:
+/// tests/data/sm90_smem_partial_warps.tsv).
+bool loads_merge(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses,
+                 LaneMask active = kAllLanes);
 
 /// Checks the instruction exists on `arch`, that there are 32 addresses, and that every
 /// address the instruction reads is aligned to its access and lies inside the block's shared
@@ -74,15 +81,12 @@ AccessCost smem_access_cost(const Arch& arch, const SmemInstr& instr, const std:
 /// and for global addresses that are not 32, negative or misaligned.
 AccessCost smem_access_cost(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses,
                             const std::vector<int64_t>& global_addresses);
-/// Lanes of a warp, bit t for lane t.
-using LaneMask = uint32_t;
-inline constexpr LaneMask kAllLanes = ~LaneMask{0};
-
 /// The same for a warp where only the lanes in `active` execute the instruction (a guard
 /// predicate, divergent control flow): the others give no address and fetch nothing, only the
-/// active lanes' addresses are validated, and a mergeable load merges only with every lane
-/// active (partial-warp merging was not measured). The ideal is the instruction's phase count,
-/// as for a full warp.
+/// active lanes' addresses are validated, a phase without an active lane costs nothing and is no
+/// part of the ideal (the ideal is the number of phases with an active lane), and merging looks
+/// at the active lanes only (loads_merge). Measured on an H100: 29 partial warps of ld/st.shared
+/// .b32, .v2 and .v4, tests/data/sm90_smem_partial_warps.tsv.
 AccessCost smem_access_cost(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses,
                             LaneMask active);
 

@@ -98,13 +98,17 @@ constexpr int kSmemBytes = @SMEM_BYTES@;
 // lane_addresses), and a conflict-free access of the same instruction.
 constexpr uint32_t kCase[32] = {@CASE@};
 constexpr uint32_t kControl[32] = {@CONTROL@};
+// The lanes that execute the case's instruction (bit t: lane t), as the counterexample's guard
+// predicate leaves them; the control runs on every lane.
+constexpr uint32_t kActive = @ACTIVE@u;
 
 // kRepeat copies of the instruction at the same lane addresses (the replays use 1: ptxas would fold
 // identical loads); the loaded registers go to global memory so nothing is dead, and
 // the clock is read after they are used so the loads are complete when it is read.
 template <int kRepeat>
 __device__ __forceinline__ void replay_access(const uint32_t* __restrict__ offsets, uint32_t* __restrict__ sink,
-                                              const uint4* __restrict__ src, long long* __restrict__ cycles) {
+                                              const uint4* __restrict__ src, long long* __restrict__ cycles,
+                                              uint32_t active) {
   extern __shared__ uint8_t smem_raw[];
   const uint32_t lane = threadIdx.x;
   const uint32_t raw = static_cast<uint32_t>(__cvta_generic_to_shared(smem_raw));
@@ -116,7 +120,9 @@ __device__ __forceinline__ void replay_access(const uint32_t* __restrict__ offse
   const long long t0 = clock64();
 #pragma unroll
   for (int k = 0; k < kRepeat; ++k) {
-    @ACCESS@
+    if ((active >> lane) & 1u) {
+      @ACCESS@
+    }
     used ^= r0 ^ r1 ^ r2 ^ r3;
   }
   asm volatile("membar.cta;\n\tmov.b32 %0, %0;" : "+r"(used) :: "memory");
@@ -127,10 +133,10 @@ __device__ __forceinline__ void replay_access(const uint32_t* __restrict__ offse
 
 // What ncu measures: exactly one instruction each.
 __global__ void replay_case(const uint32_t* offsets, uint32_t* sink, const uint4* src, long long* cycles) {
-  replay_access<1>(offsets, sink, src, cycles);
+  replay_access<1>(offsets, sink, src, cycles, kActive);
 }
 __global__ void replay_control(const uint32_t* offsets, uint32_t* sink, const uint4* src, long long* cycles) {
-  replay_access<1>(offsets, sink, src, cycles);
+  replay_access<1>(offsets, sink, src, cycles, 0xffffffffu);
 }
 // clock64 times the same single-instruction kernels: ptxas folds repeated identical loads into one
 // (seen on an H100: 32 copies measured as one instruction's wavefronts), so no repetition.
@@ -499,7 +505,8 @@ const std::vector<int64_t>& lane_addresses(const std::vector<int64_t>& lanes, co
 // and `context` (code over kCase/kControl, defined by `context_defs`) run before ncu.
 std::string single_warp_program(const FindingSite& finding, const hw::SmemInstr& instr, const std::vector<int64_t>& lanes,
                                 int64_t predicted, const std::vector<int64_t>& control, int64_t control_predicted,
-                                const std::string& metric, const std::string& context_defs, const std::string& context) {
+                                const std::string& metric, const std::string& context_defs, const std::string& context,
+                                hw::LaneMask active = hw::kAllLanes) {
   const int64_t top = *std::max_element(lanes.begin(), lanes.end()) + 16;
   return header(finding) + std::string(kCommonHost) +
          fill(std::string(kBankTemplate),
@@ -514,6 +521,7 @@ std::string single_warp_program(const FindingSite& finding, const hw::SmemInstr&
                {"CASE", c_array(lanes)},
                {"CASE_SHORT", lane_list(lanes)},
                {"CONTROL", c_array(control)},
+               {"ACTIVE", fmt::format("{:#010x}", active)},
                {"ACCESS", access_statement(instr)},
                {"CONTEXT_DEFS", context_defs},
                {"CONTEXT", context},
@@ -529,6 +537,9 @@ std::string bank_program(const FindingSite& finding, const rules::BankConflictCe
   const int64_t predicted = cex.wavefronts;
   const std::vector<int64_t> control = control_addresses(instr);
   const int64_t control_predicted = hw::smem_access_cost(arch, instr, control).wavefronts;
+  const hw::LaneMask active = cex.active_lanes.value_or(hw::kAllLanes);
+  if (instr.async == hw::AsyncCopy::CacheGlobal && active != hw::kAllLanes)
+    throw ReplayError("a predicated cp.async.cg is not replayed: its fill-kernel timing has every lane copy");
   if (instr.async == hw::AsyncCopy::CacheGlobal)
     return header(finding) + std::string(kCommonHost) +
            fill(std::string(kAsyncTimingTemplate), {{"INSTRUCTION", std::string(instr.name)},
@@ -543,7 +554,7 @@ std::string bank_program(const FindingSite& finding, const rules::BankConflictCe
                              : instr.direction == hw::SmemDirection::Store
                                  ? "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
                                  : "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
-  return single_warp_program(finding, instr, lanes, predicted, control, control_predicted, metric, "", "");
+  return single_warp_program(finding, instr, lanes, predicted, control, control_predicted, metric, "", "", active);
 }
 
 std::string async_sector_program(const FindingSite& finding, const rules::AsyncSectorCex& cex) {

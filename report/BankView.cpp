@@ -18,7 +18,7 @@ std::vector<int> BankView::banks_of(int lane) const {
 
 bool BankView::in_worst_phase(int lane) const {
   const auto& l = phase().lanes;
-  return std::find(l.begin(), l.end(), lane) != l.end();
+  return is_active(lane) && std::find(l.begin(), l.end(), lane) != l.end();
 }
 
 BankView bank_view(const rules::BankConflictCex& ce) {
@@ -27,10 +27,12 @@ BankView bank_view(const rules::BankConflictCex& ce) {
   v.addresses = ce.lane_addresses;
   v.arch = &hw::arch_by_name(ce.arch);
   v.instr = &hw::smem_instr(ce.instruction);
-  v.cost = hw::smem_access_cost(*v.arch, *v.instr, v.addresses);
+  v.active = ce.active_lanes.value_or(hw::kAllLanes);
+  v.cost = hw::smem_access_cost(*v.arch, *v.instr, v.addresses, v.active);
   for (size_t k = 1; k < v.cost.phases.size(); ++k)
     if (v.cost.phases[k].wavefronts > v.cost.phases[v.worst].wavefronts) v.worst = k;
   for (int lane : v.phase().lanes) {
+    if (!v.is_active(lane)) continue;
     auto b = v.banks_of(lane);
     if (std::find(b.begin(), b.end(), v.phase().bank) != b.end()) v.colliding.push_back(lane);
   }

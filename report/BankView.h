@@ -13,6 +13,7 @@ struct BankView {
   const hw::Arch* arch = nullptr;
   const hw::SmemInstr* instr = nullptr;
   std::vector<int64_t> addresses;  ///< lanes 0..31, bytes
+  hw::LaneMask active = hw::kAllLanes;  ///< the lanes that execute the instruction
   hw::AccessCost cost;
   size_t worst = 0;                ///< index into cost.phases: most wavefronts, first on ties
   std::vector<int> colliding;      ///< lanes of the worst phase whose access touches its busiest bank
@@ -20,6 +21,8 @@ struct BankView {
   const hw::PhaseCost& phase() const { return cost.phases[worst]; }
   /// Banks lane `lane`'s access (or matrix row) touches, ascending.
   std::vector<int> banks_of(int lane) const;
+  bool is_active(int lane) const { return (active >> lane) & 1; }
+  /// An active lane of the worst phase.
   bool in_worst_phase(int lane) const;
 };
 

@@ -201,6 +201,7 @@ std::string picture_of(const rules::BankConflictCex& ce) {
     const int lane = static_cast<int>(r), bank = static_cast<int>(c);
     const int64_t a = v.addresses[static_cast<size_t>(lane)];
     auto banks = v.banks_of(lane);
+    if (!v.is_active(lane)) return Cell{"idle", "", fmt::format("lane {}: does not execute the instruction", lane)};
     if (!v.in_worst_phase(lane)) return Cell{"idle", "", fmt::format("lane {}: not in this phase", lane)};
     if (!in(banks, bank)) return Cell{"c", "", fmt::format("lane {} does not touch bank {}", lane, bank)};
     // The word of this lane's access that falls in this bank.
@@ -215,7 +216,7 @@ std::string picture_of(const rules::BankConflictCex& ce) {
   s += legend({{"#cfe3ff", fmt::format("word a lane of the phase {}", load ? "reads" : "writes")},
                {"#e0413a", "busiest bank: colliding lanes (cell text: word index)"},
                {"#8b0000", "the finding's two lanes"},
-               {"#eeeeee", "lane not in this phase"}});
+               {"#eeeeee", v.active == hw::kAllLanes ? "lane not in this phase" : "lane not in this phase, or inactive"}});
   s += "<table><tr><th>phase</th><th>lanes</th><th>wavefronts</th><th>busiest bank</th><th>its words</th></tr>";
   for (size_t k = 0; k < v.cost.phases.size(); ++k) {
     const auto& p = v.cost.phases[k];
@@ -254,7 +255,7 @@ std::string picture_of(const rules::BankConflictCex& ce) {
     const int64_t byte = base + eb * off;
     for (int lane : ph.lanes) {
       const int64_t a = v.addresses[static_cast<size_t>(lane)];
-      if (byte < a || byte >= a + v.instr->bytes) continue;
+      if (!v.is_active(lane) || byte < a || byte >= a + v.instr->bytes) continue;
       const bool hot = in(v.colliding, lane);
       return Cell{hot ? (in(pair, lane) ? "pair" : "hot") : "touch", std::to_string(lane),
                   fmt::format("({},{}): offset {}, byte {}, read by lane {}", r, c, off, byte, lane), hot};

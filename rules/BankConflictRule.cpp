@@ -173,6 +173,7 @@ class BankConflictRule : public Rule {
     cex.smem_layout = buf.layout->text;
     cex.lanes_layout = acc.lanes.text;
     cex.dtype = buf.dtype->name;
+    if (access.active() != hw::kAllLanes) cex.active_lanes = access.active();
     f.counterexample = std::move(cex);
     f.trace = {{buf.layout->loc, fmt::format("'{}' places its elements like this", buf.name.text)},
                {acc.lanes.loc, fmt::format("lanes {} and {} address coordinates ({}) and ({})", w.lane_a, w.lane_b,

@@ -9,7 +9,8 @@ std::optional<SmemAccess> declared_access(const BufferGraph& graph, const annota
   if (!buf || !buf->layout || !buf->dtype) return std::nullopt;
   const hw::Arch& arch = acc.arch ? *acc.arch : hw::default_arch();
   const int64_t align = buf->align ? buf->align->value : kAssumedAccessAlignment;
-  return SmemAccess(buf->layout->parsed.layout, buf->dtype->bits, acc.lanes.parsed.layout, *acc.instr, arch, align);
+  return SmemAccess(buf->layout->parsed.layout, buf->dtype->bits, acc.lanes.parsed.layout, *acc.instr, arch, align,
+                    acc.active ? acc.active->mask : hw::kAllLanes);
 }
 
 }  // namespace lp::rules

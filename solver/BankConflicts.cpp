@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 
 #include "analyzer/ir/Checked.h"
@@ -40,6 +41,7 @@ ConflictWitness witness_from_cost(const SmemAccess& a, int64_t issue, int64_t ba
   const int bank_count = a.arch().banks;
   std::vector<std::pair<int, int64_t>> touching;  // (lane, word) on the bank
   for (int lane : worst->lanes) {
+    if (!a.is_active(lane)) continue;
     const int64_t word_bytes = a.arch().bank_bytes;
     int64_t first = addr[static_cast<size_t>(lane)] / word_bytes, last = (addr[static_cast<size_t>(lane)] + a.instr().bytes - 1) / word_bytes;
     for (int64_t word = first; word <= last; ++word)
@@ -103,6 +105,7 @@ ConflictResult by_enumeration(const SmemAccess& a, const SolverLimits& limits, s
       return r;
     }
     for (int lane = 0; lane < used; ++lane) {
+      if (!a.is_active(lane)) continue;
       try {
         if (auto v = check_vector(a, lane, q)) {
           r.verdict = Verdict::Refuted;
@@ -119,7 +122,7 @@ ConflictResult by_enumeration(const SmemAccess& a, const SolverLimits& limits, s
       std::vector<int64_t> addr;
       try {
         addr = a.addresses(q, base);
-        hw::AccessCost cost = hw::smem_access_cost(a.arch(), a.instr(), addr);
+        hw::AccessCost cost = a.cost(addr);
         if (cost.wavefronts > r.wavefronts || (cost.wavefronts == r.wavefronts && cost.ideal < r.ideal)) {
           r.wavefronts = cost.wavefronts;
           r.ideal = cost.ideal;
@@ -147,6 +150,10 @@ ConflictResult by_enumeration(const SmemAccess& a, const SolverLimits& limits, s
 ConflictResult by_f2(const SmemAccess& a, const SolverLimits& limits) {
   ConflictResult r;
   r.engine = Engine::F2;
+  if (a.partial_warp()) {
+    r.reason = "F2 does not apply: a partial warp (its rank argument assumes every lane gives an address)";
+    return r;
+  }
   std::string why;
   auto map = F2AccessMap::build(a, &why);
   if (!map) {
@@ -213,7 +220,7 @@ ConflictResult by_f2(const SmemAccess& a, const SolverLimits& limits) {
     hw::AccessCost concrete;
     try {
       addr = a.addresses(0, base);
-      concrete = hw::smem_access_cost(a.arch(), a.instr(), addr);
+      concrete = a.cost(addr);
     } catch (const hw::HwError& e) {
       return refute(std::nullopt, 0, base, e.what());
     } catch (const AccessError& e) {
@@ -267,8 +274,8 @@ Encoded encode(z3::context& ctx, const SmemAccess& a, const Z3Layout& enc) {
   const auto& dims = a.smem_dims();
   std::vector<z3::expr> address;
   for (int lane = 0; lane < hw::kWarpLanes; ++lane) {
-    if (lane >= used) {
-      address.push_back(address.front());
+    if (lane >= used || !a.is_active(lane)) {  // gives no address; left out of every phase below
+      address.push_back(k(0));
       continue;
     }
     // Lanes-layout image: the lane's leaves are concrete, the issue's symbolic.
@@ -314,11 +321,14 @@ Encoded encode(z3::context& ctx, const SmemAccess& a, const Z3Layout& enc) {
   const int word_shift = std::countr_zero(static_cast<unsigned>(a.arch().bank_bytes));  // bank words are a power of two
   auto structure_cost = [&](bool merged) {
     z3::expr total = cnt(0);
-    auto phases = hw::phase_lanes(a.instr(), merged);
-    for (const auto& lanes_of_phase : phases) {
+    int64_t busy_phases = 0;  // phases with an active lane: the others cost nothing (hw/BankModel.h)
+    for (const auto& lanes_of_phase : hw::phase_lanes(a.instr(), merged)) {
+      if (std::none_of(lanes_of_phase.begin(), lanes_of_phase.end(), [&](int l) { return a.is_active(l); })) continue;
+      ++busy_phases;
       std::vector<z3::expr> words;
       for (int lane : lanes_of_phase)
-        for (int j = 0; j < words_per_access; ++j) words.push_back(z3::lshr(address[static_cast<size_t>(lane)], k(word_shift)) + k(j));
+        if (a.is_active(lane))
+          for (int j = 0; j < words_per_access; ++j) words.push_back(z3::lshr(address[static_cast<size_t>(lane)], k(word_shift)) + k(j));
       std::vector<z3::expr> counted;  // the word counts toward its bank (first occurrence, or every access)
       std::vector<z3::expr> bank_of;
       for (size_t c = 0; c < words.size(); ++c) {
@@ -337,7 +347,7 @@ Encoded encode(z3::context& ctx, const SmemAccess& a, const Z3Layout& enc) {
       }
       total = total + busiest;
     }
-    return std::pair{total, cnt(static_cast<int64_t>(phases.size()))};
+    return std::pair{total, cnt(std::max<int64_t>(busy_phases, 1))};
   };
   auto [total_u, ideal_u] = structure_cost(false);
   z3::expr total = total_u, ideal = ideal_u;
@@ -345,9 +355,11 @@ Encoded encode(z3::context& ctx, const SmemAccess& a, const Z3Layout& enc) {
     auto [total_m, ideal_m] = structure_cost(true);
     z3::expr merged = ctx.bool_val(false);
     for (int x : hw::kMergePartnerXors) {
+      // hw::loads_merge: every active lane whose partner is active reads the partner's address.
       z3::expr partners = ctx.bool_val(true);
       for (int t = 0; t < hw::kWarpLanes; ++t)
-        partners = partners && address[static_cast<size_t>(t)] == address[static_cast<size_t>(t ^ x)];
+        if (a.is_active(t) && a.is_active(t ^ x))
+          partners = partners && address[static_cast<size_t>(t)] == address[static_cast<size_t>(t ^ x)];
       merged = merged || partners;
     }
     total = z3::ite(merged, total_m, total_u);
@@ -451,7 +463,7 @@ ConflictResult by_z3(const SmemAccess& a, const SolverLimits& limits) {
     r.ideal = best_ideal;
     if (conflict_at) {
       auto addr = a.addresses(conflict_at->first, conflict_at->second);
-      hw::AccessCost cost = hw::smem_access_cost(a.arch(), a.instr(), addr);
+      hw::AccessCost cost = a.cost(addr);
       r.conflict = witness_from_cost(a, conflict_at->first, conflict_at->second, addr, cost);
       r.verdict = Verdict::Refuted;
     } else {
@@ -469,7 +481,8 @@ ConflictResult by_z3(const SmemAccess& a, const SolverLimits& limits) {
         for (int64_t q = 0; q < a.issue_count() && !r.access; ++q) {
           checkpoint();
           for (int lane = 0; lane < hw::address_lane_count(a.instr()) && !r.access; ++lane)
-            if (auto v = check_vector(a, lane, q)) r.access = v;
+            if (a.is_active(lane))
+              if (auto v = check_vector(a, lane, q)) r.access = v;
         }
         if (r.access) {
           r.verdict = Verdict::Refuted;
@@ -490,7 +503,7 @@ ConflictResult by_z3(const SmemAccess& a, const SolverLimits& limits) {
 std::optional<std::string> confirm_refutation(const SmemAccess& a, ConflictResult& r) {
   if (r.conflict) {
     const ConflictWitness& w = *r.conflict;
-    hw::AccessCost cost = hw::smem_access_cost(a.arch(), a.instr(), a.addresses(w.issue, w.base));
+    hw::AccessCost cost = a.cost(a.addresses(w.issue, w.base));
     if (cost.conflict_free || cost.wavefronts != w.wavefronts)
       return fmt::format("issue {} at base {} costs {} wavefronts, not the {} reported", w.issue, w.base, cost.wavefronts,
                          w.wavefronts);
@@ -503,7 +516,7 @@ std::optional<std::string> confirm_refutation(const SmemAccess& a, ConflictResul
       if (check_vector(a, *w.lane, w.issue)) return std::nullopt;
       a.address(*w.lane, w.issue, w.base);
     } else {
-      hw::validate_access(a.arch(), a.instr(), a.addresses(w.issue, w.base));
+      a.cost(a.addresses(w.issue, w.base));  // validates the active lanes' addresses
     }
   } catch (const AccessError&) {
     return std::nullopt;

@@ -34,7 +34,7 @@ std::pair<Layout, std::optional<Stage>> split_byte_swizzle(const Layout& smem, i
 }
 
 SmemAccess::SmemAccess(Layout smem, int element_bits, Layout lanes, const hw::SmemInstr& instr, const hw::Arch& arch,
-                       int64_t base_align)
+                       int64_t base_align, hw::LaneMask active)
     : smem_(smem.with_order(smem.order())),
       lanes_(lanes.with_order(IndexOrder::Colex)),
       element_part_(smem),
@@ -42,7 +42,8 @@ SmemAccess::SmemAccess(Layout smem, int element_bits, Layout lanes, const hw::Sm
       instr_(&instr),
       arch_(&arch),
       base_align_(base_align),
-      base_period_(int64_t{arch.banks} * arch.bank_bytes) {
+      base_period_(int64_t{arch.banks} * arch.bank_bytes),
+      active_(active) {
   if (!smem_.is_scalar())
     throw AccessError("the shared-memory layout must map coordinates to one memory offset (axis m only, no replicas)");
   if (element_bits_ < 8 || element_bits_ % 8)
@@ -76,6 +77,9 @@ SmemAccess::SmemAccess(Layout smem, int element_bits, Layout lanes, const hw::Sm
                                   "the issue",
                                   prod, hw::kWarpLanes, lane_modes_ - 1));
   if (!lanes_.replicas().empty()) throw AccessError("the lanes layout has replicas; each lane addresses one coordinate");
+  const int used = hw::address_lane_count(*instr_);
+  if ((active_ & (used >= hw::kWarpLanes ? hw::kAllLanes : (hw::LaneMask{1} << used) - 1)) == 0)
+    throw AccessError(fmt::format("no active lane gives {} an address (its address lanes are 0..{})", instr_->name, used - 1));
   for (const Axis& a : lanes_.axes()) {
     if (a.is_memory()) {
       by_index_ = true;
@@ -142,12 +146,28 @@ int64_t SmemAccess::address(int lane, int64_t issue, int64_t base) const {
   return a;
 }
 
+bool SmemAccess::partial_warp() const {
+  for (int l = 0; l < hw::address_lane_count(*instr_); ++l)
+    if (!is_active(l)) return true;
+  return false;
+}
+
 std::vector<int64_t> SmemAccess::addresses(int64_t issue, int64_t base) const {
-  // Lanes that give no address (ldmatrix .x1/.x2 beyond lane 8N) repeat lane 0's, unused.
   const int used = hw::address_lane_count(*instr_);
   std::vector<int64_t> out(hw::kWarpLanes);
-  for (int l = 0; l < hw::kWarpLanes; ++l) out[static_cast<size_t>(l)] = l < used ? address(l, issue, base) : out[0];
+  std::optional<int64_t> first;
+  for (int l = 0; l < used; ++l)
+    if (is_active(l)) {
+      out[static_cast<size_t>(l)] = address(l, issue, base);
+      if (!first) first = out[static_cast<size_t>(l)];
+    }
+  for (int l = 0; l < hw::kWarpLanes; ++l)
+    if (l >= used || !is_active(l)) out[static_cast<size_t>(l)] = *first;
   return out;
+}
+
+hw::AccessCost SmemAccess::cost(const std::vector<int64_t>& addresses) const {
+  return hw::smem_access_cost(*arch_, *instr_, addresses, active_);
 }
 
 }  // namespace lp

@@ -40,9 +40,11 @@ std::pair<Layout, std::optional<Stage>> split_byte_swizzle(const Layout& smem, i
 
 class SmemAccess {
  public:
-  /// Validates the pieces; throws AccessError with a precise reason.
+  /// Validates the pieces; throws AccessError with a precise reason. `active`: the lanes that
+  /// execute the instruction (a guard predicate); the others give no address and take no part in
+  /// the cost (hw::smem_access_cost with a lane mask), and their coordinates are never evaluated.
   SmemAccess(Layout smem, int element_bits, Layout lanes, const hw::SmemInstr& instr, const hw::Arch& arch,
-             int64_t base_align);
+             int64_t base_align, hw::LaneMask active = hw::kAllLanes);
 
   const Layout& smem() const { return smem_; }
   const Layout& lanes() const { return lanes_; }
@@ -50,6 +52,10 @@ class SmemAccess {
   const hw::Arch& arch() const { return *arch_; }
   int element_bytes() const { return element_bits_ / 8; }
   int64_t base_align() const { return base_align_; }
+  hw::LaneMask active() const { return active_; }
+  bool is_active(int lane) const { return (active_ >> lane) & 1; }
+  /// Whether some lane that gives an address does not execute the instruction.
+  bool partial_warp() const;
   int64_t issue_count() const { return lanes_.size() / hw::kWarpLanes; }
   /// Base residues that cover every base: 0, align, 2*align, ... below the period.
   int64_t base_period() const { return base_period_; }
@@ -67,7 +73,12 @@ class SmemAccess {
   int64_t smem_index(const std::vector<int64_t>& coord) const;
   /// Byte address of (lane, issue) for a base residue.
   int64_t address(int lane, int64_t issue, int64_t base) const;
+  /// The 32 lanes' addresses; a lane that gives none (inactive, or beyond the instruction's
+  /// address lanes) repeats the first active lane's, unused by the bank model.
   std::vector<int64_t> addresses(int64_t issue, int64_t base) const;
+  /// The hardware model's cost of an issue at a base (hw::smem_access_cost over the active lanes);
+  /// throws hw::HwError for an invalid access.
+  hw::AccessCost cost(const std::vector<int64_t>& addresses) const;
 
   /// The smem layout up to (not including) a trailing byte swizzle, and that swizzle.
   const Layout& element_part() const { return element_part_; }
@@ -83,6 +94,7 @@ class SmemAccess {
   const hw::SmemInstr* instr_;
   const hw::Arch* arch_;
   int64_t base_align_, base_period_;  ///< at least the bank pattern's period (banks x word bytes)
+  hw::LaneMask active_;
   size_t lane_modes_ = 0;
   std::optional<Stage> absolute_swizzle_;
   std::optional<size_t> vector_mode_;

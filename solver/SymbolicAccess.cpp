@@ -611,7 +611,7 @@ class Decider {
       }
       if (mask != 0) {
         if (!activity_known_ && mergeable)
-          return unknown(Engine::Enum, "which lanes execute this load is not modelled, and partial warps do not merge");
+          return unknown(Engine::Enum, "which lanes execute this load is not modelled, and whether it merges depends on them");
         for (int64_t r = 0; r < residue_count; ++r) {
           std::vector<int64_t> addrs(hw::kWarpLanes);
           bool aligned = true;
@@ -823,14 +823,15 @@ class Decider {
                         z3::urem(addr, ctx.bv_val(a_.bytes, 32)) == ctx.bv_val(0, 32) && z3::ule(addr, last)));
     }
     const z3::expr unmerged = conflict_in(T, ctx, false);
-    z3::expr all_active = ctx.bool_val(true), partners_match = ctx.bool_val(false);
-    for (int l = 0; l < hw::kWarpLanes; ++l) all_active = all_active && T.holds(a_.active, l);
+    // hw::loads_merge: every active lane whose partner is active reads the partner's address.
+    z3::expr merges = ctx.bool_val(false);
     for (int x : hw::kMergePartnerXors) {
       z3::expr partners = ctx.bool_val(true);
-      for (int l = 0; l < hw::kWarpLanes; ++l) partners = partners && T.at(a_.address, l) == T.at(a_.address, l ^ x);
-      partners_match = partners_match || partners;
+      for (int l = 0; l < hw::kWarpLanes; ++l)
+        partners = partners && z3::implies(T.holds(a_.active, l) && T.holds(a_.active, l ^ x),
+                                           T.at(a_.address, l) == T.at(a_.address, l ^ x));
+      merges = merges || partners;
     }
-    const z3::expr merges = all_active && partners_match;
     const z3::expr merged = merges && conflict_in(T, ctx, true);
     // With over-approximated activity the real warp may be a part that does not merge.
     s.add(activity_known_ ? ((!merges && unmerged) || merged) : (unmerged || merged));

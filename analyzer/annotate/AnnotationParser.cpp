@@ -269,7 +269,8 @@ class StatementReader {
   // A layout running to the end of the statement, or to a trailing `align N` clause when
   // `allow_align` (the last `align` word outside brackets ends the layout). Backquotes delimit
   // it explicitly.
-  LayoutExpr layout_to_end(std::string_view context, bool allow_align) {
+  // `clause`: a keyword that starts a clause after the layout (`active` after an access's lanes).
+  LayoutExpr layout_to_end(std::string_view context, bool allow_align, std::string_view clause = {}) {
     size_t at = here();
     if (c().peek_raw() == '`') return quoted_layout(context);
     const std::string& t = c().source()->text;
@@ -302,9 +303,46 @@ class StatementReader {
           end = i;
       }
     }
+    if (!clause.empty()) end = clause_start(at, end, clause);
     LayoutExpr l = layout_at(at, end, context);
     c().set_pos(end);
     return l;
+  }
+
+  // Where a trailing `keyword ...` clause starts in [at, limit): the keyword at bracket depth 0,
+  // after whitespace and before a non-identifier character; `limit` when there is none.
+  size_t clause_start(size_t at, size_t limit, std::string_view keyword) {
+    const std::string& t = c().source()->text;
+    int depth = 0;
+    for (size_t i = at; i < limit; ++i) {
+      const char ch = t[i];
+      if (ch == '(' || ch == '[' || ch == '{') ++depth;
+      else if (ch == ')' || ch == ']' || ch == '}') --depth;
+      else if (depth == 0 && i > at && std::isspace(static_cast<unsigned char>(t[i - 1])) &&
+               t.compare(i, keyword.size(), keyword) == 0 &&
+               (i + keyword.size() == limit || !is_ident_char(t[i + keyword.size()])))
+        return i;
+    }
+    return limit;
+  }
+
+  // `active R, R, ...` with R a lane N or a range N..M of the warp's lanes.
+  ActiveLanes active_lanes() {
+    ActiveLanes a;
+    a.loc = loc(here());
+    c().expect("active", "");
+    a.mask = 0;
+    do {
+      const Number lo = integer(fmt::format("a lane (0..{}) or a range of lanes (LO..HI)", hw::kWarpLanes - 1));
+      Number hi = lo;
+      if (c().consume("..")) hi = integer("the range's last lane");
+      for (const Number& n : {lo, hi})
+        if (n.value < 0 || n.value >= hw::kWarpLanes)
+          fail(n.loc, fmt::format("lane {} is not a lane of the warp: lanes are 0..{}", n.value, hw::kWarpLanes - 1));
+      if (hi.value < lo.value) fail(hi.loc, fmt::format("empty range: lane {} is below {}", hi.value, lo.value));
+      for (int64_t l = lo.value; l <= hi.value; ++l) a.mask |= hw::LaneMask{1} << l;
+    } while (c().consume(","));
+    return a;
   }
 
   // A tiler `[...]` at the cursor, up to its matching ']'.
@@ -516,11 +554,21 @@ class StatementReader {
     } catch (const hw::HwError& e) {
       fail(instr_name.loc, e.what());
     }
-    c().expect("lanes", "before the lane layout (access BUFFER INSTR lanes LAYOUT)");
-    LayoutExpr lanes = layout_to_end("after 'lanes'", false);
+    c().expect("lanes", "before the lane layout (access BUFFER INSTR lanes LAYOUT [active LANES])");
+    LayoutExpr lanes = layout_to_end("after 'lanes'", false, "active");
+    std::optional<ActiveLanes> active;
+    if (c().looking_at("active")) {
+      active = active_lanes();
+      // PTX ISA, ldmatrix/stmatrix: the mandatory .aligned qualifier requires every thread of the
+      // warp to execute the same instruction; a partial warp is undefined behaviour.
+      if (instr->kind == hw::AccessKind::MatrixRows && active->mask != hw::kAllLanes)
+        fail(active->loc, fmt::format("{} is .sync.aligned: every lane of the warp executes it, so it cannot have a "
+                                      "partial set of active lanes", instr->name));
+    }
     end_of_statement();
     if (label) commit(AnnotationParser::Kind::Access);
-    return AccessDecl{std::move(label), std::move(buf), std::move(instr_name), instr, std::move(lanes), p_.arch_};
+    return AccessDecl{std::move(label), std::move(buf), std::move(instr_name), instr, std::move(lanes), p_.arch_,
+                      std::move(active)};
   }
 
   SwizzleRef swizzle(bool tcgen05) {

@@ -14,6 +14,7 @@
 #include "analyzer/parse/Parsers.h"
 #include "analyzer/parse/TilerParser.h"
 #include "hw/Arch.h"
+#include "hw/BankModel.h"
 #include "hw/Fragments.h"
 #include "hw/SmemInstr.h"
 #include "hw/TmaSwizzle.h"
@@ -104,6 +105,13 @@ struct ArchDecl {
 };
 
 /// `access [NAME:] BUFFER INSTR lanes LAYOUT`. BUFFER names an smem buffer declared earlier.
+/// `active 0..15, 24` after an access's lanes: the lanes of the warp that execute it (a guard
+/// predicate such as `threadIdx.x < 16`); bit t for lane t. Invariant: not empty.
+struct ActiveLanes {
+  hw::LaneMask mask = hw::kAllLanes;
+  SourceLoc loc;  ///< the `active` keyword
+};
+
 struct AccessDecl {
   std::optional<Name> name;
   Name buffer;
@@ -111,6 +119,7 @@ struct AccessDecl {
   const hw::SmemInstr* instr = nullptr;  ///< never null in a parsed statement
   LayoutExpr lanes;
   const hw::Arch* arch = nullptr;  ///< from the last `arch` statement before it; null if none
+  std::optional<ActiveLanes> active;  ///< absent: every lane executes it
 };
 
 /// `swizzle none|32B|64B|128B` (and `128B_base32B`, tcgen05 descriptors only).

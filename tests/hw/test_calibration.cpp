@@ -205,3 +205,33 @@ TEST_CASE("the cp.async.cg fills the model flags are exactly those measured 1.5x
   CHECK(rows == 28);  // 12 patterns in the first run, 16 in the second
   CHECK(flagged == 15);  // 6 + 9: every pattern at 1.58x or more, none of those at 1.10x or less
 }
+
+// tests/data/sm90_smem_partial_warps.tsv: partial warps of ld/st.shared .b32, .v2 and .v4 (a
+// guard predicate leaves `active_lanes` executing), measured on an H100 by the replay programs of
+// `layoutproof replay` under ncu (scripts/gpu/replay-findings.sh scripts/gpu/partial_warps.json):
+// a phase without an active lane costs nothing, and merging looks at the active lanes only.
+TEST_CASE("every measured partial warp is reproduced exactly", "[hw][calibration][mask]") {
+  std::ifstream in(LP_REPO_PARTIAL_WARPS_TSV);
+  REQUIRE(in.good());
+  std::string line;
+  std::getline(in, line);
+  REQUIRE(line.rfind("id\tinstruction\tactive_lanes\tmeasured_wavefronts\tlane_byte_offsets", 0) == 0);
+  const lp::hw::Arch& sm90 = lp::hw::arch_by_name("sm_90");
+  int rows = 0, merged = 0;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    const auto cols = split(line, '\t');
+    REQUIRE(cols.size() >= 5);
+    INFO(cols[0] << " " << cols[1] << " active " << cols[2]);
+    const auto active = static_cast<lp::hw::LaneMask>(std::stoul(cols[2], nullptr, 16));
+    std::vector<int64_t> addresses;
+    for (const auto& a : split(cols[4], ',')) addresses.push_back(std::stoll(a));
+    REQUIRE(addresses.size() == 32);
+    const auto cost = lp::hw::smem_access_cost(sm90, lp::hw::smem_instr(cols[1]), addresses, active);
+    CHECK(cost.wavefronts == std::stoll(cols[3]));
+    merged += cost.merged;
+    ++rows;
+  }
+  CHECK(rows == 29);
+  CHECK(merged >= 8);  // the partial-warp merges the table was measured for
+}

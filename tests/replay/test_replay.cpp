@@ -223,3 +223,17 @@ TEST_CASE("CUDA tools are found by LP_REPLAY_<NAME>, and the GPU is named from n
   CHECK(first_gpu_name("GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-x)") == "NVIDIA H100 80GB HBM3");
   CHECK(first_gpu_name("No devices found.").empty());
 }
+
+TEST_CASE("a predicated access replays under its guard: the case on its active lanes, the control on all") {
+  json f = bank_finding("ld.shared.v4.b32", strided(128, 16, 0), 18);
+  f["counterexample"]["active_lanes"] = 0x0000ffff;
+  const std::vector<Replay> r = generate_replays(json{{"findings", {f}}});
+  REQUIRE(r[0].why_not.empty());
+  CHECK(r[0].source.find("constexpr uint32_t kActive = 0x0000ffffu;") != std::string::npos);
+  CHECK(r[0].source.find("if ((active >> lane) & 1u) {") != std::string::npos);
+  CHECK(r[0].source.find("replay_access<1>(offsets, sink, src, cycles, kActive);") != std::string::npos);
+  CHECK(r[0].source.find("replay_access<1>(offsets, sink, src, cycles, 0xffffffffu);") != std::string::npos);
+  // A full warp runs every lane.
+  const std::string full = generate_replays(json{{"findings", {bank_finding("ld.shared.v4.b32", strided(128, 16, 0), 32)}}})[0].source;
+  CHECK(full.find("constexpr uint32_t kActive = 0xffffffffu;") != std::string::npos);
+}

@@ -326,6 +326,94 @@ TEST_CASE("bank conflicts: Z3 and enumeration agree on verdict, worst wavefronts
   CHECK(clean > 5);
 }
 
+TEST_CASE("bank conflicts with a partial warp: every engine equals the hardware model over the active lanes",
+          "[solver][conflict][mask]") {
+  Rng rng(47);
+  const auto& arch = lp::hw::arch_by_name("sm_90");
+  // Per-lane instructions (ldmatrix/stmatrix are .aligned: every lane executes them), over an
+  // (rows, cols) f16 or f32 tile with a random padding; lane maps of 32 lanes and 2 issues.
+  struct Shape {
+    const char* instr;
+    int bits;
+    const char* lanes;
+  };
+  const Shape shapes[] = {{"ld.shared.v4.b32", 16, "(_16,_2,_2):(_1@0,_8@1,_16@0)"},
+                          {"st.shared.v2.b32", 32, "(_4,_8,_2):(_2@1,_1@0,_8@0)"},
+                          {"ld.shared.b32", 32, "(_32,_2):(_1@0,_1@1)"},
+                          {"st.shared.u16", 16, "(_32,_2):(_1@0,_1@1)"},
+                          {"ld.shared.v2.b32", 32, "(_2,_16,_2):(_2@1,_1@0,_4@1)"}};
+  int conflicted = 0, clean = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    const Shape& sh = shapes[trial % 5];
+    const int64_t cols = sh.bits == 16 ? 64 : 32, pitch = cols + 8 * pick(rng, 0, 2);
+    const std::string smem = "(_32,_" + std::to_string(cols) + "):(_" + std::to_string(pitch) + ",_1)";
+    // A random non-empty set of lanes: a prefix (threadIdx.x < n), a parity, or random bits.
+    lp::hw::LaneMask mask = 0;
+    switch (trial % 3) {
+      case 0: mask = static_cast<lp::hw::LaneMask>((uint64_t{1} << pick(rng, 1, 31)) - 1); break;
+      case 1: mask = 0x55555555u << pick(rng, 0, 1); break;
+      default: mask = static_cast<lp::hw::LaneMask>(pick(rng, 1, 0xffffffffLL)); break;
+    }
+    INFO(smem << " | " << sh.lanes << " | " << sh.instr << " | active " << mask);
+    const lp::Layout smem_layout = lp::parse_layout_text(smem).layout, lanes = lp::parse_layout_text(sh.lanes).layout;
+    const int64_t base_align = 128;
+    lp::SmemAccess access(smem_layout, sh.bits, lanes, lp::hw::smem_instr(sh.instr), arch, base_align, mask);
+    // Brute force, written here: the byte address of every active lane from the two layouts'
+    // values (row-major tile: offset = row * pitch + col), then the hardware model with the mask.
+    int64_t worst = 0, ideal = 0;
+    for (int64_t issue = 0; issue < lanes.size() / 32; ++issue)
+      for (int64_t base = 0; base < 128; base += base_align) {
+        std::vector<int64_t> addr(32, 0);
+        int first = -1;
+        for (int lane = 0; lane < 32; ++lane) {
+          if (!((mask >> lane) & 1)) continue;
+          const lp::Point c = lanes.images(lane + 32 * issue)[0];  // (row, col) in the basis axes' order
+          const auto row = lanes.axis_index(lp::Axis::basis({0})), col = lanes.axis_index(lp::Axis::basis({1}));
+          const int64_t r = row ? c[*row] : 0, k = col ? c[*col] : 0;
+          addr[static_cast<size_t>(lane)] = base + (r * pitch + k) * (sh.bits / 8);
+          if (first < 0) first = lane;
+        }
+        for (int lane = 0; lane < 32; ++lane)
+          if (!((mask >> lane) & 1)) addr[static_cast<size_t>(lane)] = addr[static_cast<size_t>(first)];
+        const auto cost = lp::hw::smem_access_cost(arch, lp::hw::smem_instr(sh.instr), addr, mask);
+        if (cost.wavefronts > worst) worst = cost.wavefronts, ideal = cost.ideal;
+      }
+    for (lp::Engine e : {lp::Engine::Enum, lp::Engine::Z3, lp::Engine::Auto}) {
+      const auto r = lp::prove_conflict_free(access, e);
+      INFO(lp::engine_name(e) << ": " << r.reason);
+      REQUIRE(r.verdict == (worst > ideal ? lp::Verdict::Refuted : lp::Verdict::Proven));
+      CHECK(r.wavefronts == worst);
+      CHECK(r.ideal == ideal);
+      if (r.conflict) {
+        CHECK(((mask >> r.conflict->lane_a) & 1));
+        CHECK(((mask >> r.conflict->lane_b) & 1));
+      }
+    }
+    const bool partial = mask != lp::hw::kAllLanes;
+    if (partial) CHECK(lp::prove_conflict_free(access, lp::Engine::F2).verdict == lp::Verdict::Unknown);
+    (worst > ideal ? conflicted : clean)++;
+  }
+  CHECK(conflicted > 5);
+  CHECK(clean > 5);
+}
+
+TEST_CASE("a partial warp's inactive lanes are never evaluated: they may point outside the buffer", "[solver][mask]") {
+  // Lanes 16..31 would address rows 16..31 of a 16-row tile: only lanes 0..15 execute.
+  const auto& arch = lp::hw::arch_by_name("sm_90");
+  const lp::Layout smem = lp::parse_layout_text("(_16,_8):(_8,_1)").layout, lanes = lp::parse_layout_text("(_32):(_1@0)").layout;
+  const auto& instr = lp::hw::smem_instr("ld.shared.v4.b32");
+  lp::SmemAccess half(smem, 16, lanes, instr, arch, 128, 0x0000ffffu);
+  for (lp::Engine e : {lp::Engine::Enum, lp::Engine::Z3, lp::Engine::Auto}) {
+    INFO(lp::engine_name(e));
+    const auto r = lp::prove_conflict_free(half, e);
+    CHECK(r.verdict == lp::Verdict::Proven);
+    CHECK(r.wavefronts == 2);  // 16 rows of 16 bytes: two conflict-free phases; the two idle ones cost nothing
+  }
+  lp::SmemAccess full(smem, 16, lanes, instr, arch, 128);
+  CHECK(lp::prove_conflict_free(full, lp::Engine::Enum).access);
+  CHECK_THROWS_AS(lp::SmemAccess(smem, 16, lanes, instr, arch, 128, 0), lp::AccessError);
+}
+
 TEST_CASE("bank conflicts: lane maps that give smem indices, with a vector along mode 1", "[solver][conflict]") {
   // Regression: the vector check used to index the coordinate of an index-valued lane map by mode.
   const auto& arch = lp::hw::arch_by_name("sm_90");
