@@ -83,7 +83,9 @@ class ProveCommand : public Command {
     conflict_->add_option("--lanes", lanes_, "Lane map: (lane, issue...) -> smem coordinate (_1@d) or index")->required();
     conflict_->add_option("--instr", instr_, "Instruction, e.g. ldmatrix.x4, ld.shared.v4.b32")->required();
     conflict_->add_option("--arch", arch_, "Architecture (default sm_90)");
-    conflict_->add_option("--base-align", base_align_, "Alignment of the buffer's base in bytes (default 1024)");
+    conflict_->add_option("--base-align", base_align_,
+                          fmt::format("Alignment of the buffer's base in bytes; the proof covers every base it allows "
+                                      "(default {}, as for a buffer without `align`)", hw::kDefaultBaseAlignment));
     common(conflict_);
     return sub;
   }
@@ -188,6 +190,8 @@ class ProveCommand : public Command {
     out["property"] = "conflict-free";
     out["wavefronts"] = r.wavefronts;
     out["ideal"] = r.ideal;
+    out["base_alignment"] = access.base_align();
+    out["base_residues"] = access.base_residue_count();
     if (r.conflict) {
       const auto& w = *r.conflict;
       out["counterexample"] = {{"lanes", {w.lane_a, w.lane_b}},
@@ -218,6 +222,8 @@ class ProveCommand : public Command {
     if (out.contains("wavefronts")) {
       report["wavefronts"] = out["wavefronts"];
       report["ideal"] = out["ideal"];
+      report["base_alignment"] = out["base_alignment"];
+      report["base_residues"] = out["base_residues"];
     }
     if (!outcome.reason.empty()) report["reason"] = outcome.reason;
     if (out.contains("counterexample")) report["counterexample"] = out["counterexample"];
@@ -227,8 +233,11 @@ class ProveCommand : public Command {
       std::cout << fmt::format("{}: {} ({} engine, {:.1f} ms)\n", report["property"].get<std::string>(),
                                verdict_name(outcome.verdict), engine_name(outcome.engine), outcome.time_ms);
       if (report.contains("wavefronts"))
-        std::cout << fmt::format("  worst instruction: {} wavefronts, ideal {}\n", report["wavefronts"].get<int64_t>(),
-                                 report["ideal"].get<int64_t>());
+        std::cout << fmt::format("  worst instruction: {} wavefronts, ideal {}; every base at {}-byte alignment ({} base "
+                                 "residue{})\n",
+                                 report["wavefronts"].get<int64_t>(), report["ideal"].get<int64_t>(),
+                                 report["base_alignment"].get<int64_t>(), report["base_residues"].get<int64_t>(),
+                                 report["base_residues"].get<int64_t>() == 1 ? "" : "s");
       if (!outcome.reason.empty()) std::cout << "  " << outcome.reason << "\n";
       if (report.contains("counterexample")) std::cout << "  counterexample: " << report["counterexample"].dump() << "\n";
     }
@@ -238,7 +247,7 @@ class ProveCommand : public Command {
   CLI::App *injective_ = nullptr, *covers_ = nullptr, *compose_ = nullptr, *conflict_ = nullptr;
   std::string layout_, second_, notation_, target_, engine_ = "auto";
   std::string smem_, dtype_, lanes_, instr_, arch_{hw::kDefaultArchName};
-  int64_t base_align_ = 1024;
+  int64_t base_align_ = hw::kDefaultBaseAlignment;
   std::vector<std::string> param_options_;
   bool json_ = false;
   SolverLimits limits_;

@@ -27,6 +27,12 @@ struct Arch {
 inline constexpr std::string_view kDefaultArchName = "sm_90";
 const Arch& default_arch();
 
+/// The base alignment (bytes) every check assumes for a shared-memory buffer that states none
+/// (`align N`, `--base-align N`): the widest access one lane makes (ld/st.shared.v4, cp.async.16,
+/// an ldmatrix row) needs it, so every buffer such accesses use has at least this alignment, and a
+/// proof over the bases it allows covers every real allocation.
+inline constexpr int64_t kDefaultBaseAlignment = 16;
+
 /// The bank model of a compute capability: sm_8x is sm_80, sm_9x sm_90, sm_100 and later sm_100
 /// (their shared-memory banks are the same, docs/hardware.md); below sm_80, sm_80.
 const Arch& arch_for_sm(int sm);

@@ -2,6 +2,7 @@
 // docs/rules/LP009.md; the measurements behind it: docs/hardware.md, "cp.async".
 #include "hw/Arch.h"
 #include "hw/AsyncCopy.h"
+#include "rules/DeclaredAccess.h"
 #include "rules/Rule.h"
 #include "rules/RuleSupport.h"
 #include "hw/HwError.h"
@@ -11,10 +12,6 @@
 namespace lp::rules {
 
 namespace {
-
-// Without a declared alignment the buffer is taken to start on a sector: what this rule reports
-// then comes from the layout, not from an allocation nobody stated (`align 16` checks those too).
-constexpr int64_t kAssumedAlignment = hw::kSectorBytes;
 
 struct Worst {
   int64_t issue = 0, base = 0;
@@ -90,14 +87,14 @@ class AsyncSectorRule : public Rule {
       if (!buf || !buf->layout || !buf->dtype) continue;  // the parser reported it
       if (!buf->layout->parsed.param_uses.empty() || !acc->lanes.parsed.param_uses.empty()) continue;  // LP002 says unknown
       const std::string what = fmt::format("{} on '{}'", acc->instr->name, acc->buffer.text);
-      const hw::Arch& arch = acc->arch ? *acc->arch : hw::default_arch();
       std::optional<SmemAccess> access;
       try {
-        access.emplace(buf->layout->parsed.layout, buf->dtype->bits, acc->lanes.parsed.layout, *acc->instr, arch,
-                       buf->align ? buf->align->value : kAssumedAlignment);
+        access = declared_access(ctx.graph, *acc);
       } catch (const AccessError&) {
         continue;  // an access LP002 reports as unmodellable
       }
+      if (!access) continue;
+      const hw::Arch& arch = access->arch();
       // Every issue at every base residue, as one obligation of the portfolio (its engine is this
       // enumeration), within the run's time and memory budget.
       const std::string claim = what + " moves only the L2-to-SM sectors its data needs";
@@ -134,6 +131,12 @@ class AsyncSectorRule : public Rule {
       if (issues > 1 && ideal > 0)
         add_note(f, fmt::format("over all {} issued instructions: {} sectors where {} carry the data ({:.2f}x)", issues, total,
                                 ideal, static_cast<double>(total) / static_cast<double>(ideal)));
+      if (!buf->align && worst->base % hw::kSectorBytes != 0)
+        add_note(f, fmt::format("'{}' states no alignment, so every base a {}-byte alignment allows is checked "
+                                "(hw::kDefaultBaseAlignment); if its allocation is aligned to {} bytes or more, say so "
+                                "with `align N`",
+                                buf->name.text, hw::kDefaultBaseAlignment, hw::kSectorBytes),
+                 buf->layout->loc);
       add_note(f, std::string(hw::kBypassSplitMeasured));
       add_note(f, "fix: keep each 32-byte global sector in one 32-byte shared sector: pad rows by a multiple of 32 bytes, or "
                   "swizzle 16-byte chunks within 128-byte rows instead of padding");

@@ -8,13 +8,9 @@
 
 namespace lp::rules {
 
-/// The base alignment LP002 assumes for a buffer without `align`: any base a 16-byte vector access
-/// allows, so the proof covers every such base.
-inline constexpr int64_t kAssumedAccessAlignment = 16;
-
 /// The access of `acc`: its buffer's layout and element type, its lane map, its instruction, its
 /// architecture (the file's `arch`, else the default) and the buffer's alignment (else
-/// kAssumedAccessAlignment). Nullopt when the buffer, its layout or its type is missing (the
+/// hw::kDefaultBaseAlignment). Nullopt when the buffer, its layout or its type is missing (the
 /// parser reported it). Throws AccessError for an access that cannot be modelled.
 std::optional<SmemAccess> declared_access(const BufferGraph& graph, const annotate::AccessDecl& acc);
 

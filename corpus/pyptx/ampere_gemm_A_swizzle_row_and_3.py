@@ -2,8 +2,8 @@
 # project: pyptx
 # source: patrick-toulme/pyptx examples/ampere/gemm_highperf_ampere.py:133 @ dc8b06d62893778a2d0ecb81eeca786f679fc9c2
 # claim: "SMEM XOR swizzle (CUTLASS / MatmulTutorial v9 / v15 pattern) ... the formula MUST match on all paths or data lands in the wrong bank"; "MatmulTutorial v9 reports +13% from this"
-# verdict: LP002@26
-# confirmed: gpu H100 (sm_90a, Nsight Compute, layoutproof replay, 2026-11-21): line 26 LP002: 8 wavefronts measured, 8 predicted
+# verdict: LP002@26, LP009@24
+# confirmed: gpu H100 (sm_90a, Nsight Compute, layoutproof replay, 2026-11-21): line 26 LP002: 8 wavefronts measured, 8 predicted; the line 24 LP009 warning is the worst case of the default 16-byte base alignment (hw::kDefaultBaseAlignment): the source states no alignment for this buffer, and at a base 16 bytes past a 32-byte sector each 16-byte cp.async.cg splits its global sector over two shared sectors (2x the sectors; an H100 measured a 16-byte offset at 2x the sectors and 2.15x the time of an aligned fill: docs/hardware.md, cp.async); not replayed here
 # The stage tile (BM, BK) = (128, 32) bf16 (line 51), 64-byte rows of four 16-byte atoms; line 133:
 #   swizzled_atom = atom_idx ^ (row & 3); byte offset = row * 64 + swizzled_atom * 16 + sub_atom_bytes
 # In element offsets 32*row + 8*((col/8) ^ (row & 3)) + col % 8: row bits [0,2) = offset bits [5,7) XOR the
