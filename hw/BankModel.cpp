@@ -88,23 +88,29 @@ void validate_lanes(const Arch& arch, const SmemInstr& instr, const std::vector<
     throw HwError(where + ": stmatrix needs sm_90 or later");
   if (addresses.size() != kWarpLanes)
     throw HwError(where + ": expected 32 lane addresses (lanes 0..31), got " + std::to_string(addresses.size()));
-  const int used = address_lane_count(instr);
-  for (int lane = 0; lane < used; ++lane) {
-    if (!((active >> lane) & 1)) continue;
-    const int64_t a = addresses[static_cast<size_t>(lane)];
-    const std::string at = where + ": lane " + std::to_string(lane) + " address " + std::to_string(a);
-    if (a < 0) throw HwError(at + " is negative (addresses are byte offsets from the shared-memory base)");
-    if (a % instr.bytes != 0)
-      throw HwError(at + " is not aligned to " + std::to_string(instr.bytes) + " bytes (the instruction accesses " +
-                    std::to_string(instr.bytes) + " bytes at each address)");
-    const int64_t end = checked_add(a, instr.bytes, "shared-memory address");
-    if (end > arch.max_smem_bytes_per_block)
-      throw HwError(at + ": bytes [" + std::to_string(a) + ", " + std::to_string(end) + ") exceed the " +
-                    std::to_string(arch.max_smem_bytes_per_block) + " bytes of shared memory a block can have");
-  }
+  if (auto bad = invalid_lane(arch, instr, addresses, active)) throw HwError(where + ": " + bad->reason);
 }
 
 }  // namespace
+
+std::optional<InvalidLane> invalid_lane(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses,
+                                        LaneMask active) {
+  const int used = std::min<int>(address_lane_count(instr), static_cast<int>(addresses.size()));
+  for (int lane = 0; lane < used; ++lane) {
+    if (!((active >> lane) & 1)) continue;
+    const int64_t a = addresses[static_cast<size_t>(lane)];
+    const std::string at = "lane " + std::to_string(lane) + " address " + std::to_string(a);
+    if (a < 0) return InvalidLane{lane, at + " is negative (addresses are byte offsets from the shared-memory base)"};
+    if (a % instr.bytes != 0)
+      return InvalidLane{lane, at + " is not aligned to " + std::to_string(instr.bytes) + " bytes (the instruction accesses " +
+                                   std::to_string(instr.bytes) + " bytes at each address)"};
+    const int64_t end = checked_add(a, instr.bytes, "shared-memory address");
+    if (end > arch.max_smem_bytes_per_block)
+      return InvalidLane{lane, at + ": bytes [" + std::to_string(a) + ", " + std::to_string(end) + ") exceed the " +
+                                   std::to_string(arch.max_smem_bytes_per_block) + " bytes of shared memory a block can have"};
+  }
+  return std::nullopt;
+}
 
 void validate_access(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses) {
   validate_lanes(arch, instr, addresses, kAllLanes);

@@ -16,6 +16,8 @@
 // to lie in one line, as in a row-major fill. Measured: tests/data/sm90_cp_async_wavefronts.tsv.
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "hw/Arch.h"
@@ -64,6 +66,15 @@ inline constexpr LaneMask kAllLanes = ~LaneMask{0};
 /// tests/data/sm90_smem_partial_warps.tsv).
 bool loads_merge(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses,
                  LaneMask active = kAllLanes);
+
+/// The first active lane (below the instruction's address lanes) whose address the instruction
+/// cannot use (negative, misaligned, or past the block's shared memory), and why; nullopt if none.
+struct InvalidLane {
+  int lane = 0;
+  std::string reason;  ///< "lane 1 address 2180 is not aligned to 16 bytes (...)"
+};
+std::optional<InvalidLane> invalid_lane(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses,
+                                        LaneMask active);
 
 /// Checks the instruction exists on `arch`, that there are 32 addresses, and that every
 /// address the instruction reads is aligned to its access and lies inside the block's shared

@@ -65,6 +65,16 @@ class BankConflictRule : public Rule {
   }
 
  private:
+  // ", the buffer's index I (element offset E)", or ", outside the buffer".
+  static std::string where_in_buffer(const SmemAccess& access, const std::vector<int64_t>& coord) {
+    try {
+      const int64_t index = access.smem_index(coord);
+      return fmt::format(", the buffer's index {} (element offset {})", index, access.element_part().offset_at(index));
+    } catch (const AccessError&) {
+      return ", outside the buffer";
+    }
+  }
+
   // One statement about an access: `expect NAME wavefronts <= N` (a bound), `expect NAME
   // conflict-free`, or, with no expectation, the access's own claim of being conflict-free.
   struct Claim {
@@ -121,8 +131,21 @@ class BankConflictRule : public Rule {
       if (!first) return;
       const auto& w = *r.access;
       rules::Finding f = finding(acc.lanes.loc, fmt::format("{}: {}", what, w.what));
-      if (w.lane) add_note(f, fmt::format("lane {} of issued instruction {} (coordinate ({}))", *w.lane, w.issue, join(w.coord)));
-      else add_note(f, fmt::format("issued instruction {} with the buffer at base offset {}", w.issue, w.base));
+      if (w.lane && !w.coord.empty())
+        add_note(f, fmt::format("lane {} of issued instruction {} reached coordinate ({}){}", *w.lane, w.issue, join(w.coord),
+                                where_in_buffer(access, w.coord)));
+      else if (w.lane)
+        add_note(f, fmt::format("lane {} of issued instruction {}", *w.lane, w.issue));
+      else
+        add_note(f, fmt::format("issued instruction {} with the buffer at base offset {}", w.issue, w.base));
+      // Integer strides in a lane map count the buffer's 1-D index, which users take for element
+      // offsets (a row-major pitch written as a stride).
+      const bool by_index = std::all_of(access.lanes().axes().begin(), access.lanes().axes().end(),
+                                        [](const Axis& x) { return x.is_memory(); });
+      if (w.lane && by_index)
+        add_note(f, "the lane map's integer strides count the buffer's 1-D index (its coordinates in colexicographic "
+                    "order), not element offsets; strides _1@d move along the buffer's mode d (a row-major tile's rows and "
+                    "columns: _1@0 and _1@1)", acc.lanes.loc);
       AccessErrorCex cex;
       cex.lane = w.lane;
       cex.issue = w.issue;

@@ -526,6 +526,35 @@ std::optional<std::string> confirm_refutation(const SmemAccess& a, ConflictResul
   return fmt::format("issue {} evaluates without error", w.issue);
 }
 
+// An invalid access found for a whole instruction, narrowed to the lane at fault: the first
+// active lane whose address the instruction cannot use or whose coordinate leaves the buffer,
+// with the coordinate it reached where it has one.
+void locate_lane(const SmemAccess& a, AccessWitness& w) {
+  auto coordinate_of = [&](int lane) {
+    try {
+      w.coord = a.coordinate(lane, w.issue);
+    } catch (const AccessError&) {  // the lane map leaves the buffer's index range: no coordinate
+    }
+  };
+  try {
+    if (auto bad = hw::invalid_lane(a.arch(), a.instr(), a.addresses(w.issue, w.base), a.active())) {
+      w.lane = bad->lane;
+      coordinate_of(bad->lane);
+    }
+  } catch (const AccessError&) {
+    for (int lane = 0; lane < hw::address_lane_count(a.instr()); ++lane) {
+      if (!a.is_active(lane)) continue;
+      try {
+        a.address(lane, w.issue, w.base);
+      } catch (const AccessError&) {
+        w.lane = lane;
+        coordinate_of(lane);
+        return;
+      }
+    }
+  }
+}
+
 }  // namespace
 
 ConflictResult prove_conflict_free(const SmemAccess& access, Engine engine, const SolverLimits& limits) {
@@ -545,7 +574,14 @@ ConflictResult prove_conflict_free(const SmemAccess& access, Engine engine, cons
   // shared memory leaves it after a few rows); one found there is what the full enumeration reports.
   o.search = [&] { return by_enumeration(access, limits, kAutoConflictEnumerationLimit / hw::kWarpLanes / residues); };
   o.confirm = [&](ConflictResult& r) { return confirm_refutation(access, r); };
-  o.describe = [](ConflictResult& r) {
+  o.describe = [&](ConflictResult& r) {
+    if (r.access && !r.access->lane) locate_lane(access, *r.access);
+    if (r.access && r.access->lane && r.access->coord.empty()) {
+      try {
+        r.access->coord = access.coordinate(*r.access->lane, r.access->issue);
+      } catch (const AccessError&) {  // an index outside the buffer: no coordinate to name
+      }
+    }
     if (const auto& w = r.conflict)
       r.reason = fmt::format("issue {}: lanes {} and {} hit bank {} with different words: {} wavefronts, ideal {}", w->issue,
                              w->lane_a, w->lane_b, w->bank, w->wavefronts, w->ideal);
