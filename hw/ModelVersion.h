@@ -8,7 +8,7 @@
 
 namespace lp::hw {
 
-inline constexpr std::string_view kModelVersion = "sm90-2026.11";
+inline constexpr std::string_view kModelVersion = "sm90-2026.11.24";  // partial warps: idle phases, merging
 
 /// A measured data set the model is tested against: its path in the repository and the first 12
 /// hex digits of its SHA-256.
@@ -17,10 +17,11 @@ struct MeasuredDataSet {
   std::string_view sha256_prefix;
 };
 
-inline constexpr std::array<MeasuredDataSet, 3> kMeasuredDataSets{{
+inline constexpr std::array<MeasuredDataSet, 4> kMeasuredDataSets{{
     {"tests/data/sm90_smem_wavefronts.tsv", "4da693e2642c"},     // wavefronts per instruction (ncu)
     {"tests/data/sm90_tma_box_placement.tsv", "0c4ddbb774ee"},   // where TMA puts each box element
     {"tests/data/sm90_cp_async_wavefronts.tsv", "4c5fd669dd37"},  // cp.async wavefronts (ncu)
+    {"tests/data/sm90_smem_partial_warps.tsv", "0a99248d4499"},  // partial warps (ncu, replay programs)
 }};
 
 }  // namespace lp::hw
