@@ -41,10 +41,6 @@ auto parse_operand(const std::string& text, const std::string& name, Parse&& par
   }
 }
 
-CuteLayout layout_operand(const std::string& text, const std::string& name) {
-  return from_ir(read_layout_arg(text, "", name).layout);
-}
-
 // A tiler: `[T0, T1, ...]` or a single layout in any notation (analyzer/parse/TilerParser.h), an
 // extent N (CuTe reads it as N:_1), or `_` (keep the mode).
 CuteTiler tiler_operand(const std::string& text, const std::string& name) {

@@ -146,13 +146,13 @@ class ExplainCommand : public Command {
     cex.instruction = acc.instr->name;
     cex.arch = access->arch().name;
     cex.lane_addresses = addresses;
-    cex.smem_layout = buf.layout->text;
-    cex.lanes_layout = acc.lanes.text;
+    cex.smem_layout = buf.layout->instance_text();
+    cex.lanes_layout = acc.lanes.instance_text();
     cex.dtype = buf.dtype->name;
     if (access->active() != hw::kAllLanes) cex.active_lanes = access->active();
     const report::BankView v = report::bank_view(cex);
     std::string s = fmt::format("{} on '{}' ({} {}, align {}), issued instruction {} of {} at base {}: {} wavefronts, ideal {}\n",
-                                acc.instr->name, acc.buffer.text, buf.dtype->name, buf.layout->text, access->base_align(),
+                                acc.instr->name, acc.buffer.text, buf.dtype->name, buf.layout->instance_text(), access->base_align(),
                                 issue_, access->issue_count(), base_, v.cost.wavefronts, v.cost.ideal);
     for (size_t k = 0; k < v.cost.phases.size(); ++k) {
       const hw::PhaseCost& ph = v.cost.phases[k];

@@ -3,6 +3,7 @@
 //   prove covers LAYOUT --target AXIS=LO..HI[,AXIS=LO..HI...]
 //   prove compose A B            (the stated result is CuTe's composition, from the algebra library)
 //   prove conflict-free --smem LAYOUT --dtype T --lanes LAYOUT --instr NAME [--arch A] [--base-align B]
+//                       [--param M=LO..HI[%MULT]]... (every value, one instance at a time)
 // JSON: {"property", "verdict", "engine", "time_ms", "reason", "counterexample"}.
 // Exit: 0 proven, 1 refuted or unknown, 2 bad input.
 #include <fmt/format.h>
@@ -86,6 +87,10 @@ class ProveCommand : public Command {
     conflict_->add_option("--base-align", base_align_,
                           fmt::format("Alignment of the buffer's base in bytes; the proof covers every base it allows "
                                       "(default {}, as for a buffer without `align`)", hw::kDefaultBaseAlignment));
+    conflict_->add_option("--param", param_options_,
+                          fmt::format("Parameter NAME=LO..HI[%MULTIPLE] the layouts use; every value is decided, one "
+                                      "instance at a time (at most {} value vectors)",
+                                      kMostConflictInstances));
     common(conflict_);
     return sub;
   }
@@ -182,11 +187,71 @@ class ProveCommand : public Command {
   }
 
   Outcome conflict_free(Engine engine, json& out) {
-    ParsedLayout smem = read_layout_arg(smem_, notation_, "<smem>");
-    ParsedLayout lanes = read_layout_arg(lanes_, "", "<lanes>");
-    SmemAccess access(smem.layout, dtype_bits(dtype_), lanes.layout, hw::smem_instr(instr_), hw::arch_by_name(arch_),
-                      base_align_);
+    Parametric params;
+    for (const std::string& p : param_options_) params.specs.push_back(parse_param_option(p));
+    ParsedLayout smem = read_layout_arg(smem_, notation_, "<smem>", &params.specs);
+    ParsedLayout lanes = read_layout_arg(lanes_, "", "<lanes>", &params.specs);
+    auto make = [&](const Layout& s, const Layout& l) {
+      return SmemAccess(s, dtype_bits(dtype_), l, hw::smem_instr(instr_), hw::arch_by_name(arch_), base_align_);
+    };
+    if (!params.specs.empty()) return conflict_free_every_value(engine, out, params, smem, lanes, make);
+    const SmemAccess access = make(smem.layout, lanes.layout);
     auto r = prove_conflict_free(access, engine, limits_);
+    describe_conflicts(out, access, r);
+    return r;
+  }
+
+  // Every admissible parameter value, one instance at a time: the result is the first instance
+  // (values ascending) that is not conflict-free, else the one with the most wavefronts.
+  template <class Make>
+  Outcome conflict_free_every_value(Engine engine, json& out, const Parametric& params, const ParsedLayout& smem,
+                                    const ParsedLayout& lanes, const Make& make) {
+    const Parametric smem_params{params.specs, smem.param_uses}, lane_params{params.specs, lanes.param_uses};
+    const Stopwatch clock;
+    const auto instances = prove_conflict_free_per_value(
+        params.specs,
+        [&](const std::vector<int64_t>& v) {
+          return make(instantiate(smem.layout, smem_params, v), instantiate(lanes.layout, lane_params, v));
+        },
+        engine, limits_);
+    out["property"] = "conflict-free";
+    if (!instances) {
+      Outcome o;
+      o.engine = engine;
+      o.reason = fmt::format("the parameters take more than {} value vectors; bank conflicts over parameters are decided "
+                             "one instance at a time",
+                             kMostConflictInstances);
+      return o;
+    }
+    const ConflictInstance* decisive = nullptr;
+    for (const ConflictInstance& inst : *instances)
+      if (!inst.invalid.empty() || inst.result.verdict != Verdict::Proven) {
+        decisive = &inst;
+        break;
+      }
+    const bool every = decisive == nullptr;
+    if (every)
+      decisive = &*std::max_element(instances->begin(), instances->end(),
+                                    [](const auto& a, const auto& b) { return a.result.wavefronts < b.result.wavefronts; });
+    json values = json::object();
+    std::string label;
+    for (size_t i = 0; i < params.specs.size(); ++i) {
+      values[params.specs[i].name] = decisive->values[i];
+      label += fmt::format("{}{}={}", i ? ", " : "", params.specs[i].name, decisive->values[i]);
+    }
+    if (!decisive->invalid.empty()) throw InputError(fmt::format("with {}: {}", label, decisive->invalid));
+    ConflictResult r = decisive->result;
+    describe_conflicts(out, *decisive->access, r);
+    if (out.contains("counterexample")) out["counterexample"]["params"] = values;
+    r.time_ms = clock.elapsed_ms();
+    const std::string scope = fmt::format("{} parameter value{}", instances->size(), instances->size() == 1 ? "" : "s");
+    r.reason = every ? fmt::format("every one of the {} proven; the worst, with {}", scope, label)
+                     : fmt::format("with {}, the first of the {} in ascending order that is not proven{}", label, scope,
+                                   r.reason.empty() ? "" : ": " + r.reason);
+    return r;
+  }
+
+  static void describe_conflicts(json& out, const SmemAccess& access, const ConflictResult& r) {
     out["property"] = "conflict-free";
     out["wavefronts"] = r.wavefronts;
     out["ideal"] = r.ideal;
@@ -209,7 +274,6 @@ class ProveCommand : public Command {
       if (!r.access->coord.empty()) cx["coordinate"] = r.access->coord;
       out["counterexample"] = cx;
     }
-    return r;
   }
 
   int report(const json& out, const Outcome& outcome) {

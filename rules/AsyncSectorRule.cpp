@@ -4,6 +4,7 @@
 #include "hw/AsyncCopy.h"
 #include "rules/DeclaredAccess.h"
 #include "rules/Rule.h"
+#include "solver/BankConflicts.h"
 #include "rules/RuleSupport.h"
 #include "hw/HwError.h"
 #include "solver/Obligation.h"
@@ -85,8 +86,12 @@ class AsyncSectorRule : public Rule {
       if (!acc || !acc->instr || acc->instr->async != hw::AsyncCopy::CacheGlobal) continue;
       const annotate::BufferDecl* buf = ctx.graph.buffer(acc->buffer.text);
       if (!buf || !buf->layout || !buf->dtype) continue;  // the parser reported it
-      if (!buf->layout->parsed.param_uses.empty() || !acc->lanes.parsed.param_uses.empty()) continue;  // LP002 says unknown
       const std::string what = fmt::format("{} on '{}'", acc->instr->name, acc->buffer.text);
+      const std::string claim = what + " moves only the L2-to-SM sectors its data needs";
+      if (std::optional<ParametricAccess> pa = parametric_access(ctx.graph, *buf, *acc)) {
+        check_every_value(ctx, s, *acc, *buf, *pa, what, claim, sink);
+        continue;
+      }
       std::optional<SmemAccess> access;
       try {
         access = declared_access(ctx.graph, *acc);
@@ -94,72 +99,133 @@ class AsyncSectorRule : public Rule {
         continue;  // an access LP002 reports as unmodellable
       }
       if (!access) continue;
-      const hw::Arch& arch = access->arch();
-      // Every issue at every base residue, as one obligation of the portfolio (its engine is this
-      // enumeration), within the run's time and memory budget.
-      const std::string claim = what + " moves only the L2-to-SM sectors its data needs";
-      lp::Obligation<SectorResult> o;
-      o.by_enum = [&] { return enumerate(*access, arch, *acc->instr, ctx.config.limits); };
-      o.small = [] { return true; };
-      const SectorResult r = decide(o, Engine::Auto, ctx.config.limits);
+      const SectorResult r = decide_sectors(*access, *acc, ctx);
       if (r.invalid) continue;  // an access LP002 reports as invalid
-      if (r.verdict == Verdict::Unknown) {
-        sink.obligation(s, s.loc, claim, false, r.time_ms);
-        sink.report(s, unknown_finding(s.loc, claim, r));
-        continue;
-      }
-      std::optional<rules::ProofSummary> proof = proof_of(r);
-      proof->issues = access->issue_count();
-      proof->base_residues = access->base_residue_count();
-      proof->base_alignment = access->base_align();
-      const bool passed = r.verdict == Verdict::Proven;
-      sink.obligation(s, s.loc, claim, passed, r.time_ms, proof);
-      const std::optional<Worst>& worst = r.worst;
-      const int64_t total = r.total, ideal = r.ideal, issues = access->issue_count();
-      if (!worst || passed) continue;
-      const hw::BypassSectors& w = worst->sectors;
-      rules::Finding f = finding(s.loc, fmt::format("{} moves {} L2-to-SM sectors per instruction where its data needs {}",
-                                                     what, w.sectors, w.ideal));
-      const int lane = *w.split_lane;
-      add_note(f,
-               fmt::format("issued instruction {} (buffer at base offset {}): lanes {} read one 32-byte global sector and write "
-                           "it to shared sectors {} (bytes {}..{})",
-                           worst->issue, worst->base, join_lanes(w.split_lanes), join(w.split_shared_sectors, " and "),
-                           worst->addresses[static_cast<size_t>(lane)],
-                           worst->addresses[static_cast<size_t>(w.split_lanes.back())] + acc->instr->bytes - 1),
-               acc->lanes.loc);
-      if (issues > 1 && ideal > 0)
-        add_note(f, fmt::format("over all {} issued instructions: {} sectors where {} carry the data ({:.2f}x)", issues, total,
-                                ideal, static_cast<double>(total) / static_cast<double>(ideal)));
-      if (!buf->align && worst->base % hw::kSectorBytes != 0)
-        add_note(f, fmt::format("'{}' states no alignment, so every base a {}-byte alignment allows is checked "
-                                "(hw::kDefaultBaseAlignment); if its allocation is aligned to {} bytes or more, say so "
-                                "with `align N`",
-                                buf->name.text, hw::kDefaultBaseAlignment, hw::kSectorBytes),
-                 buf->layout->loc);
-      add_note(f, std::string(hw::kBypassSplitMeasured));
-      add_note(f, "fix: keep each 32-byte global sector in one 32-byte shared sector: pad rows by a multiple of 32 bytes, or "
-                  "swizzle 16-byte chunks within 128-byte rows instead of padding");
-      f.counterexample = AsyncSectorCex{std::string(acc->instr->name),
-                                        std::string(arch.name),
-                                        worst->issue,
-                                        worst->base,
-                                        worst->addresses,
-                                        w.sectors,
-                                        w.ideal,
-                                        {w.split_lanes.begin(), w.split_lanes.end()},
-                                        w.split_shared_sectors,
-                                        buf->layout->text,
-                                        acc->lanes.text,
-                                        buf->dtype->name};
-      f.trace = {{buf->layout->loc, fmt::format("'{}' places its elements like this", buf->name.text)},
-                 {acc->lanes.loc, fmt::format("lanes {} write one global sector across shared sectors {}", join_lanes(w.split_lanes),
-                                              join(w.split_shared_sectors, " and "))}};
-      sink.report(s, std::move(f));
+      report(s, *acc, *buf, *access, r, what, claim, sink);
     }
   }
 
  private:
+  // The text of a value vector and how many there are, when the access uses parameters.
+  struct Values {
+    std::string label, names;
+    int64_t count = 0;
+  };
+
+  // Every issue at every base residue, as one obligation of the portfolio (its engine is this
+  // enumeration), within the run's time and memory budget.
+  static SectorResult decide_sectors(const SmemAccess& access, const annotate::AccessDecl& acc, const FileContext& ctx) {
+    lp::Obligation<SectorResult> o;
+    o.by_enum = [&] { return enumerate(access, access.arch(), *acc.instr, ctx.config.limits); };
+    o.small = [] { return true; };
+    return decide(o, Engine::Auto, ctx.config.limits);
+  }
+
+  // Every admissible parameter value, one instance at a time (values ascending): the claim rests
+  // on the first instance that is not proven, else on the last. An instance that cannot be
+  // modelled is LP002's to report.
+  static void check_every_value(const FileContext& ctx, const annotate::Statement& s, const annotate::AccessDecl& acc,
+                                const annotate::BufferDecl& buf, const ParametricAccess& pa, const std::string& what,
+                                const std::string& claim, FindingSink& sink) {
+    const auto all = all_param_values(Parametric{pa.specs, {}}, kMostConflictInstances);
+    if (!all) {
+      sink.obligation(s, s.loc, claim, false, 0);
+      sink.report(s, unknown_finding(s.loc, claim,
+                                     fmt::format("there are more than {} values of {}; sectors over parameters are decided "
+                                                 "one instance at a time (narrow the ranges or add a multiple)",
+                                                 kMostConflictInstances, pa.names)));
+      return;
+    }
+    std::optional<SmemAccess> decisive_access;
+    SectorResult decisive;
+    std::vector<int64_t> decisive_values;
+    for (const std::vector<int64_t>& values : *all) {
+      std::optional<SmemAccess> access;
+      try {
+        access = pa.make(values);
+      } catch (const AccessError&) {
+        return;  // LP002 reports the instance that cannot be modelled
+      }
+      SectorResult r = decide_sectors(*access, acc, ctx);
+      if (r.invalid) return;
+      const bool stop = r.verdict != Verdict::Proven;
+      decisive_access = std::move(access);
+      decisive = std::move(r);
+      decisive_values = values;
+      if (stop) break;
+    }
+    if (!decisive_access) return;  // no admissible value
+    const Values v{pa.label(decisive_values), pa.names, pa.value_count()};
+    report(s, acc, buf, *decisive_access, decisive, what,
+           fmt::format("{} for every value of {} ({} instance{})", claim, v.names, v.count, v.count == 1 ? "" : "s"), sink, &v);
+  }
+
+  // The obligation of one decided access and, when it fails, its finding.
+  static void report(const annotate::Statement& s, const annotate::AccessDecl& acc, const annotate::BufferDecl& buf,
+                     const SmemAccess& access, const SectorResult& r, const std::string& what, const std::string& claim,
+                     FindingSink& sink, const Values* values = nullptr) {
+    const hw::Arch& arch = access.arch();
+    auto emit = [&](rules::Finding f) {
+      if (values)
+        add_note(f, fmt::format("with {}: the first of the {} parameter values, in ascending order, where it fails",
+                                values->label, values->count));
+      sink.report(s, std::move(f));
+    };
+    if (r.verdict == Verdict::Unknown) {
+      sink.obligation(s, s.loc, claim, false, r.time_ms);
+      emit(unknown_finding(s.loc, claim, r));
+      return;
+    }
+    std::optional<rules::ProofSummary> proof = proof_of(r);
+    proof->issues = access.issue_count();
+    proof->base_residues = access.base_residue_count();
+    proof->base_alignment = access.base_align();
+    const bool passed = r.verdict == Verdict::Proven;
+    sink.obligation(s, s.loc, claim, passed, r.time_ms, proof);
+    const std::optional<Worst>& worst = r.worst;
+    const int64_t total = r.total, ideal = r.ideal, issues = access.issue_count();
+    if (!worst || passed) return;
+    const hw::BypassSectors& w = worst->sectors;
+    rules::Finding f = finding(s.loc, fmt::format("{} moves {} L2-to-SM sectors per instruction where its data needs {}",
+                                                   what, w.sectors, w.ideal));
+    const int lane = *w.split_lane;
+    add_note(f,
+             fmt::format("issued instruction {} (buffer at base offset {}): lanes {} read one 32-byte global sector and write "
+                         "it to shared sectors {} (bytes {}..{})",
+                         worst->issue, worst->base, join_lanes(w.split_lanes), join(w.split_shared_sectors, " and "),
+                         worst->addresses[static_cast<size_t>(lane)],
+                         worst->addresses[static_cast<size_t>(w.split_lanes.back())] + acc.instr->bytes - 1),
+             acc.lanes.loc);
+    if (issues > 1 && ideal > 0)
+      add_note(f, fmt::format("over all {} issued instructions: {} sectors where {} carry the data ({:.2f}x)", issues, total,
+                              ideal, static_cast<double>(total) / static_cast<double>(ideal)));
+    if (!buf.align && worst->base % hw::kSectorBytes != 0)
+      add_note(f, fmt::format("'{}' states no alignment, so every base a {}-byte alignment allows is checked "
+                              "(hw::kDefaultBaseAlignment); if its allocation is aligned to {} bytes or more, say so "
+                              "with `align N`",
+                              buf.name.text, hw::kDefaultBaseAlignment, hw::kSectorBytes),
+               buf.layout->loc);
+    add_note(f, std::string(hw::kBypassSplitMeasured));
+    add_note(f, "fix: keep each 32-byte global sector in one 32-byte shared sector: pad rows by a multiple of 32 bytes, or "
+                "swizzle 16-byte chunks within 128-byte rows instead of padding");
+    f.counterexample = AsyncSectorCex{std::string(acc.instr->name),
+                                      std::string(arch.name),
+                                      worst->issue,
+                                      worst->base,
+                                      worst->addresses,
+                                      w.sectors,
+                                      w.ideal,
+                                      {w.split_lanes.begin(), w.split_lanes.end()},
+                                      w.split_shared_sectors,
+                                      values ? print_cute_or_tirx(access.smem()) : buf.layout->instance_text(),
+                                      values ? print_cute_or_tirx(access.lanes()) : acc.lanes.instance_text(),
+                                      buf.dtype->name};
+    f.trace = {{buf.layout->loc, fmt::format("'{}' places its elements like this", buf.name.text)},
+               {acc.lanes.loc, fmt::format("lanes {} write one global sector across shared sectors {}", join_lanes(w.split_lanes),
+                                            join(w.split_shared_sectors, " and "))}};
+    emit(std::move(f));
+  }
+
   static std::string join_lanes(const std::vector<int>& lanes) {
     std::string out;
     for (size_t k = 0; k < lanes.size(); ++k) out += fmt::format("{}{}", k ? (k + 1 == lanes.size() ? " and " : ", ") : "", lanes[k]);

@@ -42,13 +42,7 @@ class BankConflictRule : public Rule {
       }
       if (claims.empty()) claims.push_back(Claim{nullptr, std::nullopt});
       if (!buf->layout->parsed.param_uses.empty() || !acc->lanes.parsed.param_uses.empty()) {
-        for (const Claim& c : claims) {
-          const annotate::Statement& owner = c.expect ? *c.expect : s;
-          sink.obligation(owner, owner.loc, c.description(what), false, 0);
-          sink.report(owner,
-                      unknown_finding(s.loc, c.description(what),
-                                      "bank-conflict proofs over symbolic parameters are not supported; instantiate the parameters"));
-        }
+        check_every_value(ctx, s, *acc, *buf, claims, what, sink);
         continue;
       }
       try {
@@ -93,6 +87,60 @@ class BankConflictRule : public Rule {
     }
   };
 
+  // The parameter values of the instance a result belongs to, when the access uses parameters.
+  struct Values {
+    std::string label;  ///< "M=72, N=8"
+    std::string names;  ///< "M and N"
+    int64_t count = 0;  ///< admissible value vectors
+  };
+
+  // An access whose buffer or lane map uses parameters, decided for every admissible value one
+  // instance at a time. Each claim rests on the first instance (values ascending) where it fails,
+  // else on the instance with the most wavefronts.
+  static void check_every_value(const FileContext& ctx, const annotate::Statement& s, const annotate::AccessDecl& acc,
+                                const annotate::BufferDecl& buf, const std::vector<Claim>& claims, const std::string& what,
+                                FindingSink& sink) {
+    const ParametricAccess pa = *parametric_access(ctx.graph, buf, acc);
+    const auto instances = prove_conflict_free_per_value(pa.specs, pa.make, ctx.config.engine, ctx.config.limits);
+    if (!instances) {
+      for (const Claim& c : claims) {
+        const annotate::Statement& owner = c.expect ? *c.expect : s;
+        sink.obligation(owner, owner.loc, c.description(what), false, 0);
+        sink.report(owner, unknown_finding(s.loc, c.description(what),
+                                           fmt::format("there are more than {} values of {}; bank conflicts over "
+                                                       "parameters are decided one instance at a time (narrow the ranges "
+                                                       "or add a multiple)",
+                                                       kMostConflictInstances, pa.names)));
+      }
+      return;
+    }
+    for (size_t i = 0; i < claims.size(); ++i) {
+      const ConflictInstance* decisive = nullptr;
+      for (const ConflictInstance& inst : *instances)
+        if (!inst.invalid.empty() || !claims[i].holds(inst.result)) {
+          decisive = &inst;
+          break;
+        }
+      if (!decisive)
+        decisive = &*std::max_element(instances->begin(), instances->end(), [](const auto& a, const auto& b) {
+          return a.result.wavefronts < b.result.wavefronts;
+        });
+      const Values values{pa.label(decisive->values), pa.names, pa.value_count()};
+      if (!decisive->invalid.empty()) {
+        const annotate::Statement& owner = claims[i].expect ? *claims[i].expect : s;
+        sink.obligation(owner, owner.loc, claims[i].description(what), false, 0);
+        if (i != 0) continue;
+        rules::Finding f =
+            finding(acc.lanes.loc, fmt::format("{} cannot be modelled with {}: {}", what, values.label, decisive->invalid));
+        f.kind = rules::FindingKind::Invalid;
+        sink.report(s, std::move(f), {claims.front().expect});
+        continue;
+      }
+      report_result(s, claims[i], i == 0, acc, buf, *decisive->access, decisive->result, what, sink, &values);
+    }
+  }
+
+
   // Every `expect ACCESS conflict-free` and `expect ACCESS wavefronts <= N` naming this access.
   static std::vector<const annotate::Statement*> expectations(const FileContext& ctx, const annotate::AccessDecl& acc) {
     std::vector<const annotate::Statement*> out;
@@ -109,8 +157,22 @@ class BankConflictRule : public Rule {
   // the expectation: only an `allow` on it suppresses the finding, never one on the access.
   static void report_result(const annotate::Statement& s, const Claim& claim, bool first, const annotate::AccessDecl& acc,
                             const annotate::BufferDecl& buf, const SmemAccess& access, const ConflictResult& r,
-                            const std::string& what, FindingSink& sink) {
+                            const std::string& what, FindingSink& sink, const Values* values = nullptr) {
     const annotate::Statement& owner = claim.expect ? *claim.expect : s;
+    // With parameters: the obligation covers every value; a finding names the values it failed at.
+    const std::string description =
+        values ? fmt::format("{} for every value of {} ({} instance{})", claim.description(what), values->names, values->count,
+                           values->count == 1 ? "" : "s")
+               : claim.description(what);
+    auto report = [&](rules::Finding f) {
+      if (values)
+        add_note(f, fmt::format("with {}: the first of the {} parameter values, in ascending order, where it fails",
+                                values->label, values->count));
+      sink.report(owner, std::move(f));
+    };
+    // Layouts a counterexample quotes: the instance's, with the parameter values written in.
+    const std::string smem_text = values ? print_cute_or_tirx(access.smem()) : buf.layout->instance_text();
+    const std::string lanes_text = values ? print_cute_or_tirx(access.lanes()) : acc.lanes.instance_text();
     const std::optional<int64_t> bound = claim.bound;
     const bool passed = claim.holds(r);
     std::optional<rules::ProofSummary> proof = proof_of(r);
@@ -121,17 +183,23 @@ class BankConflictRule : public Rule {
       proof->base_residues = access.base_residue_count();
       proof->base_alignment = access.base_align();
     }
-    sink.obligation(owner, owner.loc, claim.description(what), passed, r.time_ms, std::move(proof));
+    sink.obligation(owner, owner.loc, description, passed, r.time_ms, std::move(proof));
     if (passed) return;
     if (r.verdict == Verdict::Unknown) {
-      sink.report(owner, unknown_finding(s.loc, claim.description(what), r));
+      report(unknown_finding(s.loc, description, r));
       return;
     }
     if (r.access) {
       if (!first) return;
       const auto& w = *r.access;
       rules::Finding f = finding(acc.lanes.loc, fmt::format("{}: {}", what, w.what));
-      if (w.lane && !w.coord.empty())
+      if (w.lane && !w.coord.empty() && acc.element_offsets)
+        add_note(f, fmt::format("lane {} of issued instruction {} gave element offset {}{}", *w.lane, w.issue,
+                                join(w.coord),
+                                w.coord[0] < access.smem_dims()[0]
+                                    ? ""
+                                    : fmt::format(", past the buffer's offsets 0..{}", access.smem_dims()[0] - 1)));
+      else if (w.lane && !w.coord.empty())
         add_note(f, fmt::format("lane {} of issued instruction {} reached coordinate ({}){}", *w.lane, w.issue, join(w.coord),
                                 where_in_buffer(access, w.coord)));
       else if (w.lane)
@@ -142,10 +210,10 @@ class BankConflictRule : public Rule {
       // offsets (a row-major pitch written as a stride).
       const bool by_index = std::all_of(access.lanes().axes().begin(), access.lanes().axes().end(),
                                         [](const Axis& x) { return x.is_memory(); });
-      if (w.lane && by_index)
+      if (w.lane && by_index && !acc.element_offsets)
         add_note(f, "the lane map's integer strides count the buffer's 1-D index (its coordinates in colexicographic "
                     "order), not element offsets; strides _1@d move along the buffer's mode d (a row-major tile's rows and "
-                    "columns: _1@0 and _1@1)", acc.lanes.loc);
+                    "columns: _1@0 and _1@1), and 'offsets' instead of 'lanes' takes element offsets", acc.lanes.loc);
       AccessErrorCex cex;
       cex.lane = w.lane;
       cex.issue = w.issue;
@@ -154,7 +222,7 @@ class BankConflictRule : public Rule {
       f.counterexample = std::move(cex);
       f.trace = {{buf.layout->loc, fmt::format("'{}' is laid out like this", buf.name.text)},
                  {acc.lanes.loc, "the lanes address it like this"}};
-      sink.report(owner, std::move(f));
+      report(std::move(f));
       return;
     }
     if (!r.conflict) {
@@ -163,7 +231,7 @@ class BankConflictRule : public Rule {
       add_note(f, fmt::format("the access is conflict-free: {} wavefronts is the ideal of its worst instruction, the fewest "
                               "the hardware can take", r.wavefronts));
       add_note(f, "the expectation is here", owner.loc);
-      sink.report(owner, std::move(f));
+      report(std::move(f));
       return;
     }
     const ConflictWitness& w = *r.conflict;
@@ -171,8 +239,9 @@ class BankConflictRule : public Rule {
         s.loc, bound ? fmt::format("{} needs {} wavefronts, more than the {} expected", what, r.wavefronts, *bound)
                      : fmt::format("{} has bank conflicts: {} wavefronts where {} {} ideal", what, r.wavefronts, r.ideal, r.ideal == 1 ? "is" : "are"));
     add_note(f, fmt::format("issued instruction {}: lanes {} and {} access bank {} at byte addresses {} and {} "
-                            "(coordinates ({}) and ({}))",
-                            w.issue, w.lane_a, w.lane_b, w.bank, w.address_a, w.address_b, join(w.coord_a), join(w.coord_b)),
+                            "({} ({}) and ({}))",
+                            w.issue, w.lane_a, w.lane_b, w.bank, w.address_a, w.address_b,
+                            acc.element_offsets ? "element offsets" : "coordinates", join(w.coord_a), join(w.coord_b)),
              acc.lanes.loc);
     add_note(f, fmt::format("bank {} must deliver {} distinct words in that phase: {}", w.bank, w.words.size(),
                             join(w.words, ", ")));
@@ -193,17 +262,18 @@ class BankConflictRule : public Rule {
     cex.lanes = {w.lane_a, w.lane_b};
     cex.addresses = {w.address_a, w.address_b};
     cex.coordinates = {w.coord_a, w.coord_b};
-    cex.smem_layout = buf.layout->text;
-    cex.lanes_layout = acc.lanes.text;
+    cex.smem_layout = smem_text;
+    cex.lanes_layout = lanes_text;
     cex.dtype = buf.dtype->name;
     if (access.active() != hw::kAllLanes) cex.active_lanes = access.active();
     f.counterexample = std::move(cex);
     f.trace = {{buf.layout->loc, fmt::format("'{}' places its elements like this", buf.name.text)},
-               {acc.lanes.loc, fmt::format("lanes {} and {} address coordinates ({}) and ({})", w.lane_a, w.lane_b,
-                                           join(w.coord_a), join(w.coord_b))},
+               {acc.lanes.loc, fmt::format("lanes {} and {} address {} ({}) and ({})", w.lane_a, w.lane_b,
+                                           acc.element_offsets ? "element offsets" : "coordinates", join(w.coord_a),
+                                           join(w.coord_b))},
                {s.loc, fmt::format("{} serves them from bank {} in {} wavefronts", acc.instr->name, w.bank, w.wavefronts)}};
     if (claim.expect) add_note(f, "the expectation is here", owner.loc);
-    sink.report(owner, std::move(f));
+    report(std::move(f));
   }
 };
 

@@ -77,7 +77,7 @@ class CoverageRule : public Rule {
       cex.params = r.witness->params;
       for (const annotate::AxisRangeExpr& rg : e->ranges) cex.target.push_back({rg.axis.text, rg.lo.value, rg.hi.value});
       const annotate::BufferDecl* buf = ctx.graph.buffer(e->subject.text);
-      cex.layout = buf && buf->layout ? buf->layout->text : std::string();
+      cex.layout = buf && buf->layout ? buf->layout->instance_text() : std::string();
       f.counterexample = std::move(cex);
       f.trace = {{named->loc, "the layout and its replicas"}, {s.loc, "the target that must be covered"}};
       sink.report(s, std::move(f));

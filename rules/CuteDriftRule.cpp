@@ -93,7 +93,7 @@ class CuteDriftRule : public Rule {
                                                             : fmt::format("'{}' is not the CuTe expression \"{}\": {}",
                                                                           b.name.text, expr, *base_problem));
     add_note(f, fmt::format("CuTe's \"{}\" is {} ({})", expr, def.text, where(def.loc)));
-    CuteDriftCex cex{def.text, b.layout->text, std::nullopt};
+    CuteDriftCex cex{def.text, b.layout->instance_text(), std::nullopt};
     if (c.difference && c.difference->index)
       cex.difference = CuteDriftCex::Difference{c.difference->coord, *c.difference->index, c.difference->ours, c.difference->theirs};
     f.counterexample = std::move(cex);

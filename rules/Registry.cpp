@@ -65,7 +65,13 @@ void FindingSink::report(const annotate::Statement& stmt, rules::Finding f,
   if (!sev) return;
   f.rule_id = rule_.id;
   f.severity = *sev;
-  f.fingerprint = fingerprint_of(rule_, stmt.loc, f.message);
+  if (stmt.instance) {
+    // Every instance of a loop shares the statement's text: the values tell them apart.
+    f.notes.push_back(Note{stmt.instance->loop, fmt::format("in the instance {} of this loop", stmt.instance->label)});
+    f.fingerprint = fingerprint_of(rule_, stmt.loc, stmt.instance->label + "\n" + f.message);
+  } else {
+    f.fingerprint = fingerprint_of(rule_, stmt.loc, f.message);
+  }
   findings_.push_back(std::move(f));
 }
 
@@ -79,8 +85,9 @@ void FindingSink::report_at(const SourceLoc& loc, rules::Finding f, Severity flo
   findings_.push_back(std::move(f));
 }
 
-void FindingSink::obligation(const annotate::Statement&, SourceLoc loc, std::string description, bool passed,
+void FindingSink::obligation(const annotate::Statement& stmt, SourceLoc loc, std::string description, bool passed,
                              double time_ms, std::optional<rules::ProofSummary> proof) {
+  if (stmt.instance) description = fmt::format("[{}] {}", stmt.instance->label, description);
   obligations_.push_back(rules::Obligation{rule_.id, std::move(loc), std::move(description), passed, time_ms, std::move(proof)});
 }
 

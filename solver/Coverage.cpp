@@ -270,9 +270,11 @@ CoverageResult prove_covers(const Layout& layout, const std::vector<AxisRange>& 
     o.by_enum = [&] {
       CoverageResult e;
       e.engine = Engine::Enum;
-      auto all = all_param_values(*params, limits.max_enumeration);
+      // The instance at the largest values bounds every instance: values are counted, not built,
+      // past what the limit allows.
+      auto all = all_param_values(*params, limits.max_enumeration / (layout.size() * layout.replica_count()));
       if (!all) {
-        e.reason = "too many parameter values to enumerate";
+        e.reason = "the parameter values and domains together exceed the enumeration limit";
         return e;
       }
       for (const auto& values : *all) {
@@ -286,8 +288,7 @@ CoverageResult prove_covers(const Layout& layout, const std::vector<AxisRange>& 
     };
     o.by_z3 = [&] { return by_z3(layout, t, limits, params); };
     o.small = [&] {
-      auto all = all_param_values(*params, kAutoEnumerationLimit);
-      return all && static_cast<int64_t>(all->size()) * layout.size() * layout.replica_count() <= kAutoEnumerationLimit;
+      return all_param_values(*params, kAutoEnumerationLimit / (layout.size() * layout.replica_count())).has_value();
     };
   } else {
     o.by_f2 = [&] { return by_f2(layout, t); };

@@ -184,11 +184,76 @@ InjectivityResult by_f2(const Layout& l) {
   return r;
 }
 
+// A proof for every parameter value that needs no bit-blasting. A scalar layout whose modes, in
+// some order, each stride past everything the modes before them reach, |S_k| > sum_{i<k} (E_i - 1)
+// |S_i|, is injective: where two coordinates differ in the last such mode, the offsets differ by at
+// least |S_k|, more than all earlier modes together can make up. The order is the instance's
+// (ascending |stride|); Z3 proves the inequalities, and each stride's sign, over the integers for
+// every admissible parameter value. Nullopt when the layout is not of this form or Z3 finds a
+// parameter value breaking an inequality (which says nothing: the bit-vector search decides).
+constexpr unsigned kNestingTimeoutMs = 2000;
+
+std::optional<std::string> nested_for_every_value(z3::context& ctx, const Layout& l, const Parametric& params,
+                                                  const SolverLimits& limits) {
+  if (!l.is_scalar() || !l.stages().empty() || !l.replicas().empty() || !l.has_domain()) return std::nullopt;
+  std::vector<z3::expr> vars;
+  z3::expr admissible = ctx.bool_val(true);
+  for (size_t j = 0; j < params.specs.size(); ++j) {
+    const ParamSpec& p = params.specs[j];
+    z3::expr k = ctx.int_const(fmt::format("k{}", j).c_str());
+    vars.push_back(k * ctx.int_val(p.multiple));  // a multiple of p.multiple
+    admissible = admissible && vars.back() >= ctx.int_val(p.lo) && vars.back() <= ctx.int_val(p.hi);
+  }
+  auto term = [&](ParamUse::Field field, size_t mode, int64_t constant) {
+    for (const ParamUse& u : params.uses)
+      if (u.field == field && u.mode == mode && u.axis == 0)
+        return vars[u.param] * ctx.int_val(u.coeff) + ctx.int_val(u.offset);
+    return ctx.int_val(constant);
+  };
+  struct Term {
+    int64_t instance_stride;
+    z3::expr extent, magnitude;  // |stride| for every value, given the sign proven below
+  };
+  std::vector<Term> modes;
+  z3::expr broken = ctx.bool_val(false);  // some admissible value breaks a premise
+  for (size_t k = 0; k < l.modes().size(); ++k) {
+    const Mode& m = l.modes()[k];
+    if (m.extent == 1) continue;  // an extent grows with its parameter: 1 at the largest is 1 always
+    if (m.stride[0] == 0) return std::nullopt;
+    const z3::expr stride = term(ParamUse::Field::Stride, k, m.stride[0]);
+    const bool positive = m.stride[0] > 0;
+    broken = broken || (positive ? stride <= ctx.int_val(0) : stride >= ctx.int_val(0));
+    modes.push_back(Term{positive ? m.stride[0] : -m.stride[0], term(ParamUse::Field::Extent, k, m.extent),
+                         positive ? stride : -stride});
+  }
+  std::stable_sort(modes.begin(), modes.end(), [](const Term& a, const Term& b) { return a.instance_stride < b.instance_stride; });
+  z3::expr reach = ctx.int_val(0);  // the largest offset the modes so far reach
+  for (const Term& t : modes) {
+    broken = broken || t.magnitude <= reach;
+    reach = reach + (t.extent - ctx.int_val(1)) * t.magnitude;
+  }
+  z3::solver s(ctx);
+  z3::params sp(ctx);
+  sp.set("timeout", std::min(kNestingTimeoutMs, z3_check_timeout_ms(limits)));
+  s.set(sp);
+  s.add(admissible && broken);
+  std::string why;
+  if (checked_check(s, &why) != z3::unsat) return std::nullopt;
+  return std::string("for every parameter value, each mode strides past all the offsets the modes below it reach "
+                     "(Z3 over the integers)");
+}
+
 InjectivityResult by_z3(const Layout& l, const SolverLimits& limits, const Parametric* params) {
   InjectivityResult r;
   r.engine = Engine::Z3;
   Z3Context z3_context(limits);
   z3::context& ctx = z3_context();
+  if (params && !params->empty())
+    if (std::optional<std::string> why = nested_for_every_value(ctx, l, *params, limits)) {
+      r.verdict = Verdict::Proven;
+      r.reason = *why;
+      return r;
+    }
   try {
     Z3Layout enc(ctx, l, 0, 0, params);
     Z3Instance a = enc.instantiate("a_"), b = enc.instantiate("b_");
@@ -233,9 +298,11 @@ InjectivityResult by_z3(const Layout& l, const SolverLimits& limits, const Param
 InjectivityResult by_enumeration_over_params(const Layout& l, const Parametric& params, const SolverLimits& limits) {
   InjectivityResult r;
   r.engine = Engine::Enum;
-  auto all = all_param_values(params, limits.max_enumeration);
-  // The instance at the largest values bounds every instance's size.
-  if (!all || static_cast<int64_t>(all->size()) > limits.max_enumeration / (l.size() * l.replica_count())) {
+  // The instance at the largest values bounds every instance's size; the values are counted
+  // before any is built.
+  const int64_t most_values = limits.max_enumeration / (l.size() * l.replica_count());
+  auto all = all_param_values(params, most_values);
+  if (!all) {
     r.reason = "the parameter values and domains together exceed the enumeration limit";
     return r;
   }
@@ -277,6 +344,59 @@ std::optional<std::string> confirm_collision(const Layout& instance, const Param
   return std::nullopt;
 }
 
+// The counterexample people read first: the smallest parameter values (the first parameter
+// most significant, each ascending) whose instance collides, and there the first index whose
+// point an earlier index already has, with the first such earlier index (by_enumeration's
+// witness). Enumerates at most kMinimizePoints points over at most kMinimizeInstances instances;
+// past either the witness stays as found.
+constexpr int64_t kMinimizePoints = int64_t{1} << 22;
+constexpr int64_t kMinimizeInstances = 4096;
+
+bool minimize_collision(const Layout& l, const Parametric* params, InjectivityResult& r, const SolverLimits& limits) {
+  int64_t points = std::min(limits.max_enumeration, kMinimizePoints);
+  auto first_collision = [&](const Layout& inst) -> std::optional<InjectivityWitness> {
+    const int64_t cost = inst.size() * inst.replica_count();
+    if (cost > points) {
+      points = -1;  // out of budget: stop
+      return std::nullopt;
+    }
+    points -= cost;
+    InjectivityResult e = by_enumeration(inst, limits);
+    if (e.verdict == Verdict::Refuted) return e.witness;
+    return std::nullopt;
+  };
+  if (!params || params->empty()) {
+    std::optional<InjectivityWitness> w = first_collision(l);
+    if (!w || (w->index_a == r.witness->index_a && w->index_b == r.witness->index_b)) return false;
+    r.witness = std::move(w);
+    return true;
+  }
+  // Value vectors in lexicographic order, up to the witness's own (which collides).
+  std::vector<std::vector<int64_t>> choices;
+  for (const ParamSpec& p : params->specs) {
+    std::optional<std::vector<int64_t>> v = param_values(p, kMinimizeInstances);
+    if (!v) return false;
+    choices.push_back(std::move(*v));
+  }
+  std::vector<size_t> at(choices.size(), 0);
+  for (int64_t step = 0; step < kMinimizeInstances && points >= 0; ++step) {
+    std::vector<int64_t> values;
+    for (size_t j = 0; j < at.size(); ++j) values.push_back(choices[j][at[j]]);
+    // The witness's own values collide: the search ends there at the latest.
+    if (std::optional<InjectivityWitness> w = first_collision(instantiate(l, *params, values))) {
+      if (values == r.witness->params && w->index_a == r.witness->index_a && w->index_b == r.witness->index_b)
+        return false;
+      w->params = std::move(values);
+      r.witness = std::move(w);
+      return true;
+    }
+    size_t j = at.size();
+    while (j > 0 && ++at[j - 1] == choices[j - 1].size()) at[--j] = 0;
+    if (j == 0) return false;
+  }
+  return false;
+}
+
 }  // namespace
 
 InjectivityResult prove_injective(const Layout& layout, Engine engine, const SolverLimits& limits,
@@ -291,6 +411,7 @@ InjectivityResult prove_injective(const Layout& layout, Engine engine, const Sol
   }
   Obligation<InjectivityResult> o;
   o.confirm = [&](InjectivityResult& r) { return confirm_collision(layout, params, r); };
+  o.minimize = [&](InjectivityResult& r) { return minimize_collision(layout, params, r, limits); };
   o.describe = [](InjectivityResult& r) {
     if (r.witness) r.reason = fmt::format("indices {} and {} both map to the same point", r.witness->index_a, r.witness->index_b);
   };
@@ -306,7 +427,9 @@ InjectivityResult prove_injective(const Layout& layout, Engine engine, const Sol
       for (const ParamUse& u : params->uses)
         nonlinear |= u.field == ParamUse::Field::Stride || u.field == ParamUse::Field::ReplicaStride;
       const int64_t budget = nonlinear && layout.is_scalar() ? limits.max_enumeration : auto_enumeration_limit(layout);
-      auto all = all_param_values(*params, budget);
+      // More value vectors than this are not small whatever their instances (and are not built).
+      constexpr int64_t kMostSmallValueVectors = int64_t{1} << 16;
+      auto all = all_param_values(*params, std::min(budget, kMostSmallValueVectors));
       if (!all) return false;
       int64_t total = 0;
       for (const auto& values : *all) {

@@ -35,6 +35,11 @@ struct Obligation {
   std::function<void(Result&)> describe;
   /// Confirms a refutation by concrete evaluation: nullopt when it holds, else what failed.
   std::function<std::optional<std::string>(Result&)> confirm;
+  /// Optional: after a confirmed refutation, rewrites the counterexample into a smaller one for
+  /// people (smallest parameter values, then smallest indices), within its own small budget;
+  /// returns whether it did. The result is confirmed again; one that fails, or a minimization that
+  /// runs out of the run's budget, leaves the original counterexample.
+  std::function<bool(Result&)> minimize;
 };
 
 namespace detail {
@@ -80,6 +85,16 @@ Result decide(const Obligation<Result>& o, Engine engine, const SolverLimits& li
                                engine_name(by), *failed);
         return r;
       }
+    }
+    if (r.verdict == Verdict::Refuted && o.minimize) {
+      Result smaller = r;
+      bool rewritten = false;
+      try {
+        rewritten = o.minimize(smaller);
+      } catch (const BudgetExhausted&) {
+        rewritten = false;
+      }
+      if (rewritten && (!o.confirm || !o.confirm(smaller))) r = std::move(smaller);
     }
     if (r.verdict != Verdict::Unknown && o.describe) o.describe(r);
     return r;

@@ -33,8 +33,27 @@ std::pair<Layout, std::optional<Stage>> split_byte_swizzle(const Layout& smem, i
   return {smem, std::nullopt};
 }
 
+namespace {
+
+// The buffer as element offsets see it: one mode over every offset its layout reaches.
+Layout offset_span(const Layout& elements) {
+  constexpr int64_t kMaxElements = int64_t{1} << 24;  // far beyond any shared memory
+  if (!elements.has_domain() || elements.size() > kMaxElements)
+    throw AccessError(fmt::format("the buffer has more than {} elements; element offsets need its extent", kMaxElements));
+  int64_t end = 0;
+  for (int64_t i = 0; i < elements.size(); ++i) {
+    const int64_t off = elements.offset_at(i);
+    if (off < 0) throw AccessError(fmt::format("the buffer's layout reaches the negative offset {}", off));
+    end = std::max(end, off + 1);
+  }
+  return Layout::make(
+      LayoutParts{IndexOrder::Colex, {Axis::memory()}, {Mode{end, {1}, false, true}}, Nest::make_leaf(), {}, {}, {}});
+}
+
+}  // namespace
+
 SmemAccess::SmemAccess(Layout smem, int element_bits, Layout lanes, const hw::SmemInstr& instr, const hw::Arch& arch,
-                       int64_t base_align, hw::LaneMask active)
+                       int64_t base_align, hw::LaneMask active, LaneValues values)
     : smem_(smem.with_order(smem.order())),
       lanes_(lanes.with_order(IndexOrder::Colex)),
       element_part_(smem),
@@ -43,7 +62,8 @@ SmemAccess::SmemAccess(Layout smem, int element_bits, Layout lanes, const hw::Sm
       arch_(&arch),
       base_align_(base_align),
       base_period_(int64_t{arch.banks} * arch.bank_bytes),
-      active_(active) {
+      active_(active),
+      values_(values) {
   if (!smem_.is_scalar())
     throw AccessError("the shared-memory layout must map coordinates to one memory offset (axis m only, no replicas)");
   if (element_bits_ < 8 || element_bits_ % 8)
@@ -51,6 +71,11 @@ SmemAccess::SmemAccess(Layout smem, int element_bits, Layout lanes, const hw::Sm
   if (base_align_ < 16 || (base_align_ & (base_align_ - 1)))
     throw AccessError(fmt::format("base alignment {} must be a power of two >= 16 bytes", base_align_));
   std::tie(element_part_, absolute_swizzle_) = split_byte_swizzle(smem_, element_bits_);
+  if (values_ == LaneValues::ElementOffsets) {
+    // The code's offsets already hold whatever swizzle it applies.
+    smem_ = element_part_ = offset_span(element_part_);
+    absolute_swizzle_.reset();
+  }
   if (absolute_swizzle_) {
     base_period_ = std::max<int64_t>(base_period_, absolute_swizzle_->swizzle.period());
   }
@@ -112,7 +137,9 @@ std::vector<int64_t> SmemAccess::coordinate(int lane, int64_t issue) const {
   // An smem 1-D index: the top-level coordinate it names, in the smem layout's own order.
   int64_t idx = p[0];
   if (idx < 0 || idx >= smem_.size())
-    throw AccessError(fmt::format("index {} is outside the smem layout's domain [0, {})", idx, smem_.size()));
+    throw AccessError(values_ == LaneValues::ElementOffsets
+                          ? fmt::format("element offset {} is outside the buffer's offsets [0, {})", idx, smem_.size())
+                          : fmt::format("index {} is outside the smem layout's domain [0, {})", idx, smem_.size()));
   if (smem_.order() == IndexOrder::Colex)
     for (size_t d = 0; d < dims_.size(); ++d) {
       c[d] = idx % dims_[d];

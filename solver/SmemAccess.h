@@ -38,13 +38,18 @@ class AccessError : public Error {
 /// a swizzle is followed by further stages or is for elements other than `element_bits` wide.
 std::pair<Layout, std::optional<Stage>> split_byte_swizzle(const Layout& smem, int element_bits);
 
+/// What the lanes layout's values are: the buffer's coordinates (scaled bases) or 1-D index
+/// (integers), or element offsets from the buffer's base as the code computes them (integers;
+/// the buffer's layout, swizzles included, is then not applied and only bounds the offsets).
+enum class LaneValues { Coordinates, ElementOffsets };
+
 class SmemAccess {
  public:
   /// Validates the pieces; throws AccessError with a precise reason. `active`: the lanes that
   /// execute the instruction (a guard predicate); the others give no address and take no part in
   /// the cost (hw::smem_access_cost with a lane mask), and their coordinates are never evaluated.
   SmemAccess(Layout smem, int element_bits, Layout lanes, const hw::SmemInstr& instr, const hw::Arch& arch,
-             int64_t base_align, hw::LaneMask active = hw::kAllLanes);
+             int64_t base_align, hw::LaneMask active = hw::kAllLanes, LaneValues values = LaneValues::Coordinates);
 
   const Layout& smem() const { return smem_; }
   const Layout& lanes() const { return lanes_; }
@@ -53,6 +58,7 @@ class SmemAccess {
   int element_bytes() const { return element_bits_ / 8; }
   int64_t base_align() const { return base_align_; }
   hw::LaneMask active() const { return active_; }
+  LaneValues lane_values() const { return values_; }
   bool is_active(int lane) const { return (active_ >> lane) & 1; }
   /// Whether some lane that gives an address does not execute the instruction.
   bool partial_warp() const;
@@ -95,6 +101,7 @@ class SmemAccess {
   const hw::Arch* arch_;
   int64_t base_align_, base_period_;  ///< at least the bank pattern's period (banks x word bytes)
   hw::LaneMask active_;
+  LaneValues values_;
   size_t lane_modes_ = 0;
   std::optional<Stage> absolute_swizzle_;
   std::optional<size_t> vector_mode_;

@@ -102,7 +102,7 @@ z3::expr Z3Layout::term(ParamUse::Field field, size_t index, size_t axis, int64_
     for (const ParamUse& u : params_->uses) {
       bool strided = field == ParamUse::Field::Stride || field == ParamUse::Field::ReplicaStride;
       if (u.field == field && u.mode == index && (!strided || u.axis == axis))
-        return param_vars_[u.param] * constant(u.coeff);
+        return param_vars_[u.param] * constant(u.coeff) + constant(u.offset);
     }
   return constant(constant_value);
 }

@@ -63,7 +63,7 @@ class StatementReader {
   std::optional<Statement> read() {
     std::vector<std::pair<size_t, size_t>> parts = split_parts();
     Part body = cut(parts[0].first, parts[0].second);
-    Cursor c(body.src, {});
+    Cursor c(body.src, {}, Symbols{&p_.params_, &p_.constants_, &p_.derived_});
     c_ = &c;
     base_ = body.base;
     std::optional<Statement> st = read_body();
@@ -76,10 +76,57 @@ class StatementReader {
       return std::nullopt;
     }
     st->origin = std::move(origin);
+    if (!p_.constants_.empty()) st->instance = Instance{p_.instance_label(p_.constants_.size()), p_.loop_locs_.back()};
     st->allows = std::move(p_.pending_allows_);
     p_.pending_allows_.clear();
     for (Suppression& s : clauses) st->allows.push_back(std::move(s));
     return st;
+  }
+
+  /// A loop header `for NAME in V1, V2, LO..HI {` (values are integer expressions over the
+  /// enclosing loops' variables).
+  AnnotationParser::LoopRecording read_loop() {
+    Part whole = cut(0, raw_.text.size());
+    Cursor cursor(whole.src, {}, Symbols{nullptr, &p_.constants_});
+    c_ = &cursor;
+    base_ = whole.base;
+    AnnotationParser::LoopRecording loop;
+    loop.loc = loc(here());
+    c().expect("for", "");
+    Name var = name("the loop variable's name (for NAME in V1, V2, ... {)");
+    if (c().constant(var.text))
+      fail(var.loc, fmt::format("'{}' is already the variable of an enclosing loop", var.text));
+    for (const ParamSpec& ps : p_.params_)
+      if (ps.name == var.text)
+        fail(var.loc, fmt::format("'{}' is a parameter; a loop variable needs a name of its own", var.text));
+    for (const std::string& key : p_.visible_keys(var.text))
+      if (auto it = p_.names_.find(key); it != p_.names_.end())
+        fail(var.loc, fmt::format("'{}' is already declared; a loop variable needs a name of its own", var.text),
+             {Note{it->second.loc, fmt::format("'{}' was declared here", var.text)}});
+    loop.var = var.text;
+    c().expect("in", "after the loop variable (for NAME in V1, V2, ... {)");
+    size_t enclosing = 1;
+    for (size_t n : p_.loop_sizes_) enclosing *= n;  // each at most max_instances
+    const size_t limit = p_.limits_.max_instances / enclosing;
+    do {
+      const Number lo = integer("a value of the loop variable (an integer or LO..HI)");
+      Number hi = lo;
+      if (c().consume("..")) hi = integer("the range's last value");
+      if (hi.value < lo.value) fail(hi.loc, fmt::format("empty range: {} is below {}", hi.value, lo.value));
+      if (static_cast<uint64_t>(hi.value) - static_cast<uint64_t>(lo.value) >= limit - loop.values.size())
+        fail(lo.loc, fmt::format("the loop has more than {} values{}; at most {} instances are parsed", limit,
+                                 enclosing > 1 ? fmt::format(" for the {} instances of its enclosing loops", enclosing) : "",
+                                 p_.limits_.max_instances));
+      for (int64_t v = lo.value;; ++v) {
+        if (std::find(loop.values.begin(), loop.values.end(), v) != loop.values.end())
+          fail(lo.loc, fmt::format("the value {} is listed twice", v));
+        loop.values.push_back(v);
+        if (v == hi.value) break;
+      }
+    } while (c().consume(","));
+    c().expect("{", "after the loop's values, opening its body (for NAME in V1, V2, ... {)");
+    end_of_statement();
+    return loop;
   }
 
   /// Moves locations inside this statement's cuts to the file.
@@ -168,6 +215,10 @@ class StatementReader {
 
   Number integer(std::string_view what) {
     size_t at = here();
+    if (std::optional<IntExpr> e = c().parse_int_expr()) {
+      if (e->param) fail(loc(at), fmt::format("expected {}: a parameter stands only for an extent or a stride in a layout", what));
+      return Number{e->value, loc(at)};
+    }
     char ch = c().peek_raw();
     if (!(std::isdigit(static_cast<unsigned char>(ch)) || ch == '-')) c().fail_expected(what);
     int64_t v = c().parse_int(what);
@@ -200,19 +251,29 @@ class StatementReader {
 
   // ---- names --------------------------------------------------------------------------------
 
-  void declare(const Name& n) {
-    auto it = p_.names_.find(n.text);
-    if (it != p_.names_.end())
-      fail(n.loc, fmt::format("'{}' is already declared; every name in a file is declared once", n.text),
-           {Note{it->second.loc, fmt::format("'{}' was first declared here", n.text)}});
+  // Inside a `for` loop the name is stored with the instance's label (`tile_K[D=64]`): each
+  // instance declares its own, and may not shadow a name declared outside it.
+  void declare(Name& n) {
+    if (c().constant(n.text))
+      fail(n.loc, fmt::format("'{}' is a loop variable; a declaration needs a name of its own", n.text));
+    for (const std::string& key : p_.visible_keys(n.text))
+      if (auto it = p_.names_.find(key); it != p_.names_.end())
+        fail(n.loc, fmt::format("'{}' is already declared; every name in a file is declared once{}", n.text,
+                                key == n.text ? "" : " (in each instance of a loop)"),
+             {Note{it->second.loc, fmt::format("'{}' was first declared here", n.text)}});
+    n.text = p_.visible_keys(n.text).front();
     declared_ = n;
   }
 
+  // Finds the innermost visible declaration and renames `n` to the key it is stored under.
   template <class Accept>
-  const AnnotationParser::Entity& resolve(const Name& n, Accept accept, std::string_view expected) {
-    auto it = p_.names_.find(n.text);
+  const AnnotationParser::Entity& resolve(Name& n, Accept accept, std::string_view expected) {
+    auto it = p_.names_.end();
+    for (const std::string& key : p_.visible_keys(n.text))
+      if ((it = p_.names_.find(key)) != p_.names_.end()) break;
     if (it == p_.names_.end())
       fail(n.loc, fmt::format("'{}' is not declared; expected {} declared earlier in this file", n.text, expected));
+    n.text = it->first;
     if (it->second.poisoned) throw DroppedStatement{};
     if (!accept(it->second))
       fail(n.loc, fmt::format("'{}' is {}; expected {}", n.text, kind_phrase(it->second), expected),
@@ -244,8 +305,11 @@ class StatementReader {
     Part part = cut(stmt_offset, stmt_offset + (e - b));
     const std::vector<ParamSpec>* params = p_.params_.empty() ? nullptr : &p_.params_;
     try {
-      ParsedLayout parsed = parse_layout(part.src, std::nullopt, p_.limits_.layout, params);
-      return LayoutExpr{part.src->text, loc(b), part.src, std::move(parsed)};
+      ParsedLayout parsed =
+          parse_layout(part.src, std::nullopt, p_.limits_.layout, Symbols{params, &p_.constants_, &p_.derived_});
+      std::string instance;
+      if (!p_.constants_.empty() && parsed.param_uses.empty()) instance = print_cute_or_tirx(parsed.layout);
+      return LayoutExpr{part.src->text, loc(b), part.src, std::move(parsed), std::move(instance)};
     } catch (const DiagnosticError&) {
       throw;
     } catch (const std::exception& ex) {
@@ -357,7 +421,7 @@ class StatementReader {
     if (close == t.size()) fail(loc(open), "unterminated tiler: expected a closing ']'");
     const size_t stmt_offset = base_ - raw_.begin + open;
     Part part = cut(stmt_offset, stmt_offset + (close + 1 - open));
-    TilerExpr e{part.src->text, loc(open), parse_tiler(part.src, p_.limits_.layout)};
+    TilerExpr e{part.src->text, loc(open), parse_tiler(part.src, p_.limits_.layout, &p_.constants_)};
     c().set_pos(close + 1);
     return e;
   }
@@ -394,7 +458,7 @@ class StatementReader {
     else if (kw == "tmem") st.body = buffer(Space::Tmem);
     else if (kw == "regs") st.body = buffer(Space::Regs);
     else if (kw == "global") st.body = buffer(Space::Global);
-    else if (kw == "param") st.body = param();
+    else if (kw == "param") param(st);
     else if (kw == "arch") st.body = arch();
     else if (kw == "access") st.body = access();
     else if (kw == "tma") st.body = tma();
@@ -493,17 +557,31 @@ class StatementReader {
   // `cute "EXPR" = LAYOUT`: a CuTe expression's value, as a probe wrote it.
   CuteDef cute_def() {
     CuteName n = cute_name("the CuTe expression's name in quotes (cute \"SmemLayoutQ\" = LAYOUT)");
+    if (!p_.constants_.empty())
+      fail(n.loc, "a cute definition names one CuTe expression for the whole run; it cannot be in a 'for' loop");
     c().expect("=", "and the layout the CuTe expression evaluates to (cute \"NAME\" = LAYOUT)");
     LayoutExpr l = layout_to_end("after '=' in the cute definition", false);
     end_of_statement();
     return CuteDef{std::move(n), std::move(l)};
   }
 
-  ParamDecl param() {
+  // `param NAME = LO..HI [% MULTIPLE]`, or a derived parameter `param NAME = EXPR`.
+  void param(Statement& st) {
     ParamDecl d;
     d.name = name("the parameter's name");
+    if (!p_.constants_.empty())
+      fail(d.name.loc, "a parameter is declared once per file, outside 'for' loops (it stands for every value itself)");
     declare(d.name);
-    c().expect("=", "and the parameter's range (param NAME = LO..HI [% MULTIPLE])");
+    c().expect("=", "and the parameter's range (param NAME = LO..HI [% MULTIPLE]) or a term of a parameter (2*D)");
+    const size_t at = here();
+    if (std::optional<IntExpr> e = c().parse_int_expr(); e && e->param) {
+      end_of_statement();
+      p_.derived_.push_back(DerivedParam{d.name.text, *e->param});
+      commit(AnnotationParser::Kind::Param);
+      st.body = DerivedParamDecl{d.name, loc(at), *e->param};
+      return;
+    }
+    c().set_pos(at);
     d.lo = integer("the parameter's lowest value");
     c().expect("..", "between the lowest and the highest value (LO..HI)");
     d.hi = integer("the parameter's highest value");
@@ -529,7 +607,7 @@ class StatementReader {
     d.index = p_.params_.size();
     p_.params_.push_back(ParamSpec{d.name.text, d.lo.value, d.hi.value, m});
     commit(AnnotationParser::Kind::Param);
-    return d;
+    st.body = std::move(d);
   }
 
   ArchDecl arch() {
@@ -554,8 +632,15 @@ class StatementReader {
     } catch (const hw::HwError& e) {
       fail(instr_name.loc, e.what());
     }
-    c().expect("lanes", "before the lane layout (access BUFFER INSTR lanes LAYOUT [active LANES])");
-    LayoutExpr lanes = layout_to_end("after 'lanes'", false, "active");
+    const bool offsets = c().consume("offsets");
+    if (!offsets)
+      c().expect("lanes", "or 'offsets' before the lane layout (access BUFFER INSTR lanes|offsets LAYOUT [active LANES])");
+    LayoutExpr lanes = layout_to_end(offsets ? "after 'offsets'" : "after 'lanes'", false, "active");
+    if (offsets)
+      for (const Axis& a : lanes.parsed.layout.axes())
+        if (!a.is_memory())
+          fail(lanes.loc, "with 'offsets' the lane map gives element offsets, so its strides are integers, not scaled "
+                          "bases (_1@d); 'lanes' addresses the buffer's coordinates with _1@d");
     std::optional<ActiveLanes> active;
     if (c().looking_at("active")) {
       active = active_lanes();
@@ -568,7 +653,7 @@ class StatementReader {
     end_of_statement();
     if (label) commit(AnnotationParser::Kind::Access);
     return AccessDecl{std::move(label), std::move(buf), std::move(instr_name), instr, std::move(lanes), p_.arch_,
-                      std::move(active)};
+                      std::move(active), offsets};
   }
 
   SwizzleRef swizzle(bool tcgen05) {
@@ -833,6 +918,14 @@ AnnotationParser::AnnotationParser(std::shared_ptr<const SourceText> file, const
 
 void AnnotationParser::report(Diagnostic d) {
   if (capped_) return;
+  if (!constants_.empty()) {
+    // Every instance of a loop parses the same text: an error it shares is reported once, with
+    // the first instance that showed it.
+    for (const Diagnostic& prev : diags_)
+      if (prev.loc.offset == d.loc.offset && prev.message == d.message) return;
+    d.notes.push_back(
+        Note{loop_locs_.back(), fmt::format("found in the instance {} of this loop", instance_label(constants_.size()))});
+  }
   if (diags_.size() >= limits_.max_diagnostics) {
     Diagnostic cap;
     cap.loc = d.loc;
@@ -844,9 +937,117 @@ void AnnotationParser::report(Diagnostic d) {
   diags_.push_back(std::move(d));
 }
 
+namespace {
+
+enum class LoopLine { Open, Close, Other };
+
+// A loop header starts with the word `for`; a loop's end is a line holding only `}`.
+LoopLine loop_line(const std::string& text) {
+  const size_t b = text.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return LoopLine::Other;
+  const size_t e = text.find_last_not_of(" \t\r\n");
+  if (b == e && text[b] == '}') return LoopLine::Close;
+  if (text.compare(b, 3, "for") == 0 && b + 3 < text.size() && std::isspace(static_cast<unsigned char>(text[b + 3])))
+    return LoopLine::Open;
+  return LoopLine::Other;
+}
+
+}  // namespace
+
+std::string AnnotationParser::instance_label(size_t levels) const {
+  std::string label;
+  for (size_t k = 0; k < levels; ++k)
+    label += fmt::format("{}{}={}", k ? "," : "", constants_[k].name, constants_[k].value);
+  return label;
+}
+
+std::vector<std::string> AnnotationParser::visible_keys(const std::string& name) const {
+  std::vector<std::string> keys;
+  for (size_t levels = constants_.size(); levels > 0; --levels)
+    keys.push_back(fmt::format("{}[{}]", name, instance_label(levels)));
+  keys.push_back(name);
+  return keys;
+}
+
+void AnnotationParser::instantiate(const LoopRecording& loop) {
+  instantiated_ += loop.body.size() * loop.values.size();
+  if (instantiated_ > limits_.scan.max_statements) {
+    Diagnostic d;
+    d.loc = loop.loc;
+    d.message = fmt::format("the 'for' loops of this file instantiate more than {} statements; this loop and the "
+                            "rest are not parsed",
+                            limits_.scan.max_statements);
+    report(std::move(d));
+    capped_ = true;
+    return;
+  }
+  loop_sizes_.push_back(loop.values.size());
+  loop_locs_.push_back(loop.loc);
+  for (int64_t value : loop.values) {
+    constants_.push_back(BoundConstant{loop.var, value});
+    for (const RawStatement& raw : loop.body)
+      if (!add(raw)) break;
+    for (const Suppression& a : pending_allows_) {
+      Diagnostic d;
+      d.loc = a.loc;
+      d.message = fmt::format("'allow {}' applies to the next statement, but the loop's body ends", a.rule.text);
+      report(std::move(d));
+    }
+    pending_allows_.clear();
+    constants_.pop_back();
+    if (capped_) break;
+  }
+  loop_locs_.pop_back();
+  loop_sizes_.pop_back();
+}
+
 bool AnnotationParser::add(const RawStatement& raw) {
   if (capped_) return false;
+  const LoopLine line = loop_line(raw.text);
+  if (recording_) {
+    if (line == LoopLine::Open) {
+      ++recording_->depth;
+    } else if (line == LoopLine::Close) {
+      if (recording_->depth == 0) {
+        const LoopRecording loop = std::move(*recording_);
+        recording_.reset();
+        if (!loop.broken) instantiate(loop);
+        return !capped_;
+      }
+      --recording_->depth;
+    }
+    recording_->body.push_back(raw);
+    return true;
+  }
+  if (line == LoopLine::Close) {
+    Diagnostic d;
+    d.loc = SourceLoc{file_, raw.begin + raw.text.find('}')};
+    d.message = "'}' closes no 'for' loop";
+    report(std::move(d));
+    return !capped_;
+  }
   StatementReader reader(*this, raw);
+  if (line == LoopLine::Open) {
+    try {
+      recording_ = reader.read_loop();
+      if (!pending_allows_.empty()) {
+        Diagnostic d;
+        d.loc = pending_allows_.front().loc;
+        d.message = "'allow' applies to the next statement, and a 'for' loop is not one; put it inside the loop";
+        pending_allows_.clear();
+        report(std::move(d));
+      }
+    } catch (const DiagnosticError& e) {
+      Diagnostic d = e.diagnostic();
+      d.loc = reader.to_file(d.loc);
+      for (Note& n : d.notes) n.loc = reader.to_file(n.loc);
+      report(std::move(d));
+      recording_ = LoopRecording{};
+      recording_->loc = SourceLoc{file_, raw.begin};
+      recording_->broken = true;
+    }
+    return !capped_;
+  }
   try {
     if (std::optional<Statement> st = reader.read()) statements_.push_back(std::move(*st));
   } catch (const DiagnosticError& e) {
@@ -878,6 +1079,13 @@ ParseResult AnnotationParser::finish(std::optional<Language> language, std::vect
     report(std::move(d));
   }
   pending_allows_.clear();
+  if (recording_) {
+    Diagnostic d;
+    d.loc = recording_->loc;
+    d.message = "this 'for' loop is not closed: expected '}' on a line of its own; its body is not parsed";
+    report(std::move(d));
+    recording_.reset();
+  }
   ParseResult r;
   r.source = file_;
   r.language = language;

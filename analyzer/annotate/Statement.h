@@ -41,6 +41,11 @@ struct LayoutExpr {
   /// of its first byte, so layout diagnostics and re-parses name the file's own position.
   std::shared_ptr<const SourceText> source;
   ParsedLayout parsed;
+  /// Inside a `for` loop: the parsed layout printed (print_cute_or_tirx), so the instance's
+  /// values stand where the text has loop variables; empty outside loops and with parameters.
+  std::string instance;
+  /// What a counterexample or a report quotes: the instance's print, else the text as written.
+  const std::string& instance_text() const { return instance.empty() ? text : instance; }
 };
 
 /// An element type. Invariant: bits is the size hw::element_bits gives the name (8..128).
@@ -98,13 +103,22 @@ struct ParamDecl {
   size_t index = 0;
 };
 
+/// `param NAME = EXPR`: a derived parameter, one size written once (`param S = 2*D`). EXPR is
+/// affine in one earlier parameter; NAME stands for that term wherever a layout writes it, so it
+/// is not a variable of its own and a counterexample names the parameter it derives from.
+struct DerivedParamDecl {
+  Name name;
+  SourceLoc expr_loc;
+  ParamTerm term;  ///< over ParseResult::params
+};
+
 /// `arch sm_XX`: the architecture of the accesses that follow it in the file.
 struct ArchDecl {
   Name name;
   const hw::Arch* arch = nullptr;
 };
 
-/// `access [NAME:] BUFFER INSTR lanes LAYOUT`. BUFFER names an smem buffer declared earlier.
+/// `access [NAME:] BUFFER INSTR (lanes|offsets) LAYOUT`. BUFFER names an smem buffer declared earlier.
 /// `active 0..15, 24` after an access's lanes: the lanes of the warp that execute it (a guard
 /// predicate such as `threadIdx.x < 16`); bit t for lane t. Invariant: not empty.
 struct ActiveLanes {
@@ -120,6 +134,10 @@ struct AccessDecl {
   LayoutExpr lanes;
   const hw::Arch* arch = nullptr;  ///< from the last `arch` statement before it; null if none
   std::optional<ActiveLanes> active;  ///< absent: every lane executes it
+  /// `offsets LAYOUT` instead of `lanes LAYOUT`: the lane map gives each lane's element offset
+  /// from the buffer's base directly (as the code computes it, any swizzle included); the
+  /// buffer's layout then only bounds the offsets. Invariant: the lane map's strides are integers.
+  bool element_offsets = false;
 };
 
 /// `swizzle none|32B|64B|128B` (and `128B_base32B`, tcgen05 descriptors only).
@@ -229,16 +247,25 @@ struct Origin {
   size_t begin = 0, end = 0;
 };
 
+/// Where a statement parsed inside `for` loops belongs: the values its loop variables had
+/// ("D=64", nested loops "D=64,NCOLS=8") and the innermost loop's `for` keyword. Names the
+/// statement declares carry the label (`tile_K[D=64]`), so each instance has its own.
+struct Instance {
+  std::string label;
+  SourceLoc loop;
+};
+
 /// One annotation statement. `allows` gathers the standalone `allow` statements just before it
 /// and its own trailing `; allow ...` clauses; standalone `allow` statements are not statements
 /// of their own in the AST.
 struct Statement {
   SourceLoc loc;  ///< the first keyword
-  std::variant<BufferDecl, ParamDecl, ArchDecl, AccessDecl, TmaDecl, DescDecl, ComposeDecl, DivideDecl, ExpectStmt,
+  std::variant<BufferDecl, ParamDecl, DerivedParamDecl, ArchDecl, AccessDecl, TmaDecl, DescDecl, ComposeDecl, DivideDecl, ExpectStmt,
                CuteDef>
       body;
   std::vector<Suppression> allows;
   std::optional<Origin> origin;
+  std::optional<Instance> instance;  ///< absent outside `for` loops
 };
 
 }  // namespace lp::annotate

@@ -36,7 +36,7 @@ std::optional<std::vector<int64_t>> param_values(const ParamSpec& p, int64_t lim
 Layout instantiate(const Layout& instance, const Parametric& params, const std::vector<int64_t>& values) {
   LayoutParts p = instance.parts();
   for (const ParamUse& u : params.uses) {
-    int64_t v = checked_mul(u.coeff, values[u.param], "parameter term");
+    int64_t v = checked_add(checked_mul(u.coeff, values[u.param], "parameter term"), u.offset, "parameter term");
     switch (u.field) {
       case ParamUse::Field::Extent: p.modes[u.mode].extent = v; break;
       case ParamUse::Field::Stride: p.modes[u.mode].stride[u.axis] = v; break;

@@ -19,7 +19,7 @@ struct ParamSpec {
   int64_t lo = 1, hi = 1, multiple = 1;
 };
 
-/// One place a parameter stands in a parsed layout: coeff * param.
+/// One place a parameter stands in a parsed layout: coeff * param + offset.
 struct ParamUse {
   enum class Field { Extent, Stride, ReplicaExtent, ReplicaStride };
   size_t mode = 0;   ///< index into Layout::modes(), or into Layout::replicas() for Replica*
@@ -27,6 +27,7 @@ struct ParamUse {
   size_t axis = 0;   ///< for strides: the axis the stride moves along
   size_t param = 0;  ///< index into the declared ParamSpecs
   int64_t coeff = 1;
+  int64_t offset = 0;
 };
 
 /// The parameters of one layout: their declarations and where the layout uses them.

@@ -6,52 +6,173 @@
 
 namespace lp {
 
+namespace {
+// The text at the cursor is not an expression over symbols (a notation's own token).
+struct NotSymbolic {};
+}  // namespace
+
 bool is_ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool is_ident_char(char c) { return is_ident_start(c) || (c >= '0' && c <= '9'); }
 
-Cursor::Cursor(std::shared_ptr<const SourceText> src, ParseLimits limits, const std::vector<ParamSpec>* params)
-    : src_(std::move(src)), limits_(limits), params_(params) {
+Cursor::Cursor(std::shared_ptr<const SourceText> src, ParseLimits limits, Symbols symbols)
+    : src_(std::move(src)), limits_(limits), symbols_(symbols) {
   if (src_->text.size() > limits_.max_length)
     fail_at(0, fmt::format("layout text is {} bytes, more than the limit of {}", src_->text.size(),
                            limits_.max_length));
 }
 
-std::optional<ParamTerm> Cursor::parse_param_term() {
-  if (!params_ || params_->empty()) return std::nullopt;
-  size_t save = pos_;
-  auto find = [&](const std::string& name) -> std::optional<size_t> {
-    for (size_t p = 0; p < params_->size(); ++p)
-      if ((*params_)[p].name == name) return p;
+/// coeff * param + constant, or a constant when param is absent; `at` is where it starts.
+struct Cursor::Affine {
+  int64_t constant = 0;
+  int64_t coeff = 0;
+  std::optional<size_t> param;
+  size_t at = 0;
+};
+
+std::optional<int64_t> Cursor::constant(std::string_view name) const {
+  if (symbols_.constants)
+    for (const BoundConstant& b : *symbols_.constants)
+      if (b.name == name) return b.value;
+  return std::nullopt;
+}
+
+std::optional<IntExpr> Cursor::parse_int_expr(bool sums) {
+  if (symbols_.empty()) return std::nullopt;
+  skip_ws();
+  const size_t save = pos_;
+  bool symbolic = false;
+  Affine a;
+  try {
+    a = affine_sum(sums, symbolic);
+  } catch (const NotSymbolic&) {
+    pos_ = save;
     return std::nullopt;
-  };
-  skip_ws();
-  int64_t coeff = 1;
-  bool leading_number = false;
-  if ((peek_raw() >= '0' && peek_raw() <= '9') || peek_raw() == '-') {
-    coeff = parse_int("a coefficient");
-    if (!consume("*")) {
-      pos_ = save;
-      return std::nullopt;
-    }
-    leading_number = true;
+  } catch (const OverflowError& e) {
+    fail_at(save, e.what());
   }
-  skip_ws();
-  size_t at = pos_;
-  std::string name = parse_identifier();
-  auto p = name.empty() ? std::nullopt : find(name);
-  if (!p) {
-    if (leading_number && !name.empty()) fail_at(at, fmt::format("'{}' is not a declared parameter", name));
+  if (!symbolic) {
     pos_ = save;
     return std::nullopt;
   }
-  if (!leading_number && consume("*")) coeff = parse_int("a coefficient after '*'");
-  if (coeff == 0) fail_at(save, "a parameter term with coefficient 0");
-  return ParamTerm{*p, coeff};
+  IntExpr out;
+  if (a.param && a.coeff != 0) {
+    ParamTerm t{*a.param, a.coeff, a.constant};
+    out.value = instance_value(t);
+    out.param = t;
+  } else {
+    out.value = a.constant;
+  }
+  return out;
+}
+
+Cursor::Affine Cursor::affine_sum(bool sums, bool& symbolic) {
+  Affine v = affine_product(symbolic);
+  while (sums) {
+    skip_ws();
+    const size_t op = pos_;
+    const char ch = peek_raw();
+    if (ch != '+' && ch != '-') break;
+    ++pos_;
+    symbolic = true;
+    Affine r = affine_product(symbolic);
+    if (v.param && r.param && *v.param != *r.param)
+      fail_at(op, fmt::format("'{}' and '{}' are two parameters in one extent or stride; one parameter may "
+                              "appear, scaled and shifted (2*M+8)",
+                              (*symbols_.params)[*v.param].name, (*symbols_.params)[*r.param].name));
+    const int64_t sign = ch == '+' ? 1 : -1;
+    v.constant = checked_add(v.constant, checked_mul(sign, r.constant, "integer expression"), "integer expression");
+    v.coeff = checked_add(v.coeff, checked_mul(sign, r.coeff, "integer expression"), "integer expression");
+    if (!v.param) v.param = r.param;
+  }
+  return v;
+}
+
+Cursor::Affine Cursor::affine_product(bool& symbolic) {
+  Affine v = affine_atom(symbolic, true);
+  while (true) {
+    skip_ws();
+    const size_t op = pos_;
+    const char ch = peek_raw();
+    if (ch != '*' && ch != '/') return v;
+    ++pos_;
+    symbolic = true;
+    Affine r = affine_atom(symbolic, false);
+    if (ch == '*') {
+      if (v.param && r.param)
+        fail_at(op, "a product of two parameters is not affine; one parameter may appear, scaled and shifted (2*M+8)");
+      if (r.param) std::swap(v, r);
+      v.coeff = checked_mul(v.coeff, r.constant, "integer expression");
+      v.constant = checked_mul(v.constant, r.constant, "integer expression");
+      continue;
+    }
+    if (r.param) fail_at(r.at, "a division by a parameter; divide only by integers and loop variables");
+    if (r.constant == 0) fail_at(op, "division by zero");
+    if (v.param)
+      fail_at(op, fmt::format("'{}' is divided: a parameter term cannot be divided; declare a parameter for the "
+                              "quotient instead",
+                              (*symbols_.params)[*v.param].name));
+    if (v.constant % r.constant != 0)
+      fail_at(op, fmt::format("{} / {} is not an integer", v.constant, r.constant));
+    v.constant /= r.constant;
+  }
+}
+
+Cursor::Affine Cursor::affine_atom(bool& symbolic, bool first) {
+  skip_ws();
+  Affine a;
+  a.at = pos_;
+  const bool negate = first && peek_raw() == '-' && !(peek_raw(1) >= '0' && peek_raw(1) <= '9');
+  if (negate) {
+    ++pos_;
+    skip_ws();
+    symbolic = true;
+  }
+  if (peek_raw() >= '0' && peek_raw() <= '9') {
+    a.constant = parse_int("an integer");
+  } else if (peek_raw() == '-' && first) {
+    a.constant = parse_int("an integer");
+  } else {
+    const size_t at = pos_;
+    std::string name = parse_identifier();
+    if (name.empty()) fail_expected("an integer, a loop variable or a parameter");
+    const DerivedParam* derived = nullptr;
+    if (symbols_.derived)
+      for (const DerivedParam& d : *symbols_.derived)
+        if (d.name == name) derived = &d;
+    if (std::optional<int64_t> v = constant(name)) {
+      a.constant = *v;
+    } else if (derived) {
+      a.param = derived->term.param;
+      a.coeff = derived->term.coeff;
+      a.constant = derived->term.offset;
+    } else if (std::optional<size_t> p = [&]() -> std::optional<size_t> {
+                 if (symbols_.params)
+                   for (size_t k = 0; k < symbols_.params->size(); ++k)
+                     if ((*symbols_.params)[k].name == name) return k;
+                 return std::nullopt;
+               }()) {
+      a.param = *p;
+      a.coeff = 1;
+    } else if (!symbolic) {
+      // Not ours (`_8`, an axis name): the notation's reader takes it from the start.
+      pos_ = at;
+      throw NotSymbolic{};
+    } else {
+      fail_at(at, fmt::format("'{}' is not a declared parameter or a loop variable", name));
+    }
+    symbolic = true;
+  }
+  if (negate) {
+    a.constant = checked_neg(a.constant, "integer expression");
+    a.coeff = checked_neg(a.coeff, "integer expression");
+  }
+  return a;
 }
 
 int64_t Cursor::instance_value(const ParamTerm& t) {
   try {
-    return checked_mul(t.coeff, (*params_)[t.param].hi, "parameter term");
+    return checked_add(checked_mul(t.coeff, (*symbols_.params)[t.param].hi, "parameter term"), t.offset,
+                       "parameter term");
   } catch (const OverflowError& e) {
     fail_at(pos_, e.what());
   }
@@ -245,6 +366,7 @@ int64_t Cursor::const_atom() {
   if (is_ident_start(peek_raw())) {
     size_t at = pos_;
     std::string id = parse_identifier();
+    if (std::optional<int64_t> v = constant(id)) return *v;
     fail_at(at, fmt::format("'{}' is not a number: layout texts must give every extent and stride "
                             "as an integer (bind parameters in an annotation)",
                             id));

@@ -14,10 +14,47 @@
 
 namespace lp {
 
-/// A parameter term as written: `M`, `2*M`, `M*2`.
+/// A parameter term as written: `M`, `2*M`, `M*2`, `2*M+8`: coeff * param + offset.
 struct ParamTerm {
   size_t param = 0;
   int64_t coeff = 1;
+  int64_t offset = 0;
+};
+
+/// A name bound to one value while a group of annotation statements is instantiated
+/// (`for D in 64, 128 { ... }`): in a layout it reads as that integer.
+struct BoundConstant {
+  std::string name;
+  int64_t value = 0;
+};
+
+/// A name for a term of one parameter (`param S = 2*D`): where a layout writes it, the term
+/// stands, so one size is one variable.
+struct DerivedParam {
+  std::string name;
+  ParamTerm term;
+};
+
+/// The names a layout text may use for integers: declared parameters (symbolic, recorded as
+/// ParamUses), derived parameters (terms of those) and bound constants (replaced by their
+/// values). Any may be null.
+struct Symbols {
+  Symbols(const std::vector<ParamSpec>* params = nullptr, const std::vector<BoundConstant>* constants = nullptr,
+          const std::vector<DerivedParam>* derived = nullptr)
+      : params(params), constants(constants), derived(derived) {}
+  const std::vector<ParamSpec>* params;
+  const std::vector<BoundConstant>* constants;
+  const std::vector<DerivedParam>* derived;
+  bool empty() const {
+    return (!params || params->empty()) && (!constants || constants->empty()) && (!derived || derived->empty());
+  }
+};
+
+/// An integer written as an expression over symbols: its value in the parsed instance (every
+/// parameter at its largest value) and, when it uses a parameter, the term.
+struct IntExpr {
+  int64_t value = 0;
+  std::optional<ParamTerm> param;
 };
 
 /// Limits on what a user's text may ask of a parser.
@@ -28,12 +65,19 @@ struct ParseLimits {
 
 class Cursor {
  public:
-  Cursor(std::shared_ptr<const SourceText> src, ParseLimits limits = {}, const std::vector<ParamSpec>* params = nullptr);
+  Cursor(std::shared_ptr<const SourceText> src, ParseLimits limits = {}, Symbols symbols = {});
 
-  /// If declared parameters exist and the text here is `P`, `c*P` or `P*c`, consumes it.
-  std::optional<ParamTerm> parse_param_term();
+  /// If symbols exist and the text here is an integer expression that uses one (`M`, `2*M+8`,
+  /// `D/2`), consumes it; a plain literal is left for the notation's own reader (`_8`, `8@1`).
+  /// `sums`: whether `+` and `-` join terms (not where `+` separates a notation's own terms).
+  /// Expressions are affine in at most one parameter; bound constants may appear anywhere;
+  /// division must be exact and may not divide a parameter. No parentheses (they are tuples).
+  std::optional<IntExpr> parse_int_expr(bool sums = true);
   /// The value a parameter term takes in the parsed instance (the parameter's largest value).
   int64_t instance_value(const ParamTerm& t);
+  const Symbols& symbols() const { return symbols_; }
+  /// The value of a bound constant named `name`, if one is bound.
+  std::optional<int64_t> constant(std::string_view name) const;
   /// Where build_layout records parameter uses (null when no parameters are declared).
   std::vector<ParamUse>* param_uses() { return param_uses_; }
   void set_param_uses(std::vector<ParamUse>* sink) { param_uses_ = sink; }
@@ -91,7 +135,12 @@ class Cursor {
 
   std::shared_ptr<const SourceText> src_;
   ParseLimits limits_;
-  const std::vector<ParamSpec>* params_ = nullptr;
+  struct Affine;
+  Affine affine_sum(bool sums, bool& symbolic);
+  Affine affine_product(bool& symbolic);
+  Affine affine_atom(bool& symbolic, bool first);
+
+  Symbols symbols_;
   std::vector<ParamUse>* param_uses_ = nullptr;
   size_t pos_ = 0;
   size_t depth_ = 0;

@@ -31,10 +31,10 @@ TreeNode parse_shape(Cursor& c) {
     c.expect(")", "or ',' in the shape tuple");
     return n;
   }
-  if (auto t = c.parse_param_term()) {
-    n.extent = c.instance_value(*t);
+  if (std::optional<IntExpr> e = c.parse_int_expr()) {
+    n.extent = e->value;
     n.static_value = false;
-    n.param = t;
+    n.param = e->param;
     return n;
   }
   auto [v, st] = cute_int(c, "an extent (e.g. _8 or 8) or '(' in the shape");
@@ -56,17 +56,15 @@ TreeNode parse_stride(Cursor& c, AxisTable& axes) {
     c.expect(")", "or ',' in the stride tuple");
     return n;
   }
-  if (auto t = c.parse_param_term()) {
+  if (std::optional<IntExpr> e = c.parse_int_expr()) {
     n.static_value = false;
-    n.term.value = c.instance_value(*t);
-    n.term.axis = Axis::memory();
-    n.param = t;
-    axes.note(n.term);
-    return n;
+    n.term.value = e->value;
+    n.param = e->param;
+  } else {
+    auto [v, st] = cute_int(c, "a stride (e.g. _1, 64, _1@0) or '(' in the stride");
+    n.static_value = st;
+    n.term.value = v;
   }
-  auto [v, st] = cute_int(c, "a stride (e.g. _1, 64, _1@0) or '(' in the stride");
-  n.static_value = st;
-  n.term.value = v;
   std::vector<uint32_t> printed;  // CuTe prints the innermost index first
   while (c.peek() == '@') {
     c.set_pos(c.pos() + 1);
@@ -77,8 +75,9 @@ TreeNode parse_stride(Cursor& c, AxisTable& axes) {
     printed.push_back(static_cast<uint32_t>(d));
     if (printed.size() > 16) c.fail_at(at, "a basis nested deeper than 16 levels");
   }
+  if (!printed.empty() && n.param) c.fail_at(n.at, "a parameter stride scales the memory axis, not a basis (N@i)");
   if (!printed.empty()) n.term.axis = Axis::basis({printed.rbegin(), printed.rend()});
-  else if (v != 0) n.term.axis = Axis::memory();
+  else if (n.term.value != 0 || n.param) n.term.axis = Axis::memory();
   axes.note(n.term);
   return n;
 }

@@ -50,10 +50,10 @@ bool is_cpp_spelling(std::string_view text) {
 }
 
 ParsedLayout parse_layout(std::shared_ptr<const SourceText> src, std::optional<Notation> notation,
-                          ParseLimits limits, const std::vector<ParamSpec>* params) {
-  Cursor c(src, limits, params);
+                          ParseLimits limits, Symbols symbols) {
+  Cursor c(src, limits, symbols);
   std::vector<ParamUse> uses;
-  if (params) c.set_param_uses(&uses);
+  if (symbols.params) c.set_param_uses(&uses);
   if (c.at_end()) c.fail_at(c.pos(), "expected a layout, found an empty text");
   Notation n = notation.value_or(detect_notation(src->text));
   Layout layout = [&] {

@@ -31,10 +31,11 @@ struct ParsedLayout {
 };
 
 /// Parses all of `src` as one layout. Throws DiagnosticError on any malformed input.
-/// With `params`, those names may stand for an extent or a stride (`M`, `2*M`, `M*2`).
+/// With symbols, extents and strides may be integer expressions over them (Cursor::parse_int_expr):
+/// declared parameters (`M`, `2*M+8`) and bound constants (`2*D+8`, `D/2`).
 ParsedLayout parse_layout(std::shared_ptr<const SourceText> src,
                           std::optional<Notation> notation = std::nullopt, ParseLimits limits = {},
-                          const std::vector<ParamSpec>* params = nullptr);
+                          Symbols symbols = {});
 
 /// Convenience for tests and the CLI: a layout given as a string named `name`.
 ParsedLayout parse_layout_text(std::string text, std::string name = "<layout>",

@@ -24,6 +24,21 @@ Tiler layout_item(Cursor& c) {
 
 }  // namespace
 
+namespace {
+// An extent written over bound constants (`D/2`), alone in its item; otherwise nothing is read.
+std::optional<int64_t> symbolic_extent(Cursor& c) {
+  const size_t at = c.pos();
+  std::optional<IntExpr> e = c.parse_int_expr();
+  if (!e) return std::nullopt;
+  if (c.peek() != ',' && c.peek() != ']') {
+    c.set_pos(at);  // the start of a layout item (`D:_1`)
+    return std::nullopt;
+  }
+  if (e->value < 1) c.fail_at(at, fmt::format("a tiler extent must be at least 1, not {}", e->value));
+  return e->value;
+}
+}  // namespace
+
 Tiler parse_tiler(Cursor& c) {
   Cursor::Depth guard(c);
   c.skip_ws();
@@ -39,6 +54,9 @@ Tiler parse_tiler(Cursor& c) {
     } else if (c.peek_raw() == '_' && item_ends_at(t, at + 1)) {
       c.set_pos(at + 1);
       parts.push_back(Tiler::underscore());
+    } else if (std::optional<int64_t> n = symbolic_extent(c)) {
+      parts.push_back(Tiler::of(Layout::make(LayoutParts{IndexOrder::Colex, {Axis::memory()},
+                                                        {Mode{*n, {1}, false, true}}, Nest::make_leaf(), {}, {}, {}})));
     } else {
       // An extent N (N:_1) is a bare integer, `_N` or `N`, alone in its item.
       size_t digits = at + (c.peek_raw() == '_' ? 1 : 0);
@@ -60,8 +78,8 @@ Tiler parse_tiler(Cursor& c) {
   return Tiler::tuple(std::move(parts));
 }
 
-Tiler parse_tiler(std::shared_ptr<const SourceText> src, ParseLimits limits) {
-  Cursor c(std::move(src), limits);
+Tiler parse_tiler(std::shared_ptr<const SourceText> src, ParseLimits limits, const std::vector<BoundConstant>* constants) {
+  Cursor c(std::move(src), limits, Symbols{nullptr, constants});
   if (c.at_end()) c.fail_at(c.pos(), "expected a tiler ([T0, T1, ...] or a layout), found an empty text");
   Tiler t = parse_tiler(c);
   if (!c.at_end()) c.fail_expected("the end of the tiler");

@@ -15,6 +15,8 @@ namespace lp {
 Tiler parse_tiler(Cursor& c);
 
 /// Parses all of `src` as one tiler. Throws DiagnosticError on any malformed input.
-Tiler parse_tiler(std::shared_ptr<const SourceText> src, ParseLimits limits = {});
+/// `constants`: bound names an extent may use (`[D/2, _]`).
+Tiler parse_tiler(std::shared_ptr<const SourceText> src, ParseLimits limits = {},
+                  const std::vector<BoundConstant>* constants = nullptr);
 
 }  // namespace lp

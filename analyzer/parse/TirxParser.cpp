@@ -34,11 +34,11 @@ bool looking_at_bracket(Cursor& c, std::string_view letter) {
 
 // `n` or `n@axis` or `n @ Axis.name`. In a sum of offset terms '+' separates terms, so there
 // the number is a product (`between_plus`); inside brackets it may be any constant expression.
-// With `param` already read, only the optional `@axis` follows.
+// With an expression over symbols already read (`symbolic`), only the optional `@axis` follows.
 Term parse_term(Cursor& c, std::string_view what, bool between_plus = false,
-                std::optional<ParamTerm> param = std::nullopt) {
+                std::optional<IntExpr> symbolic = std::nullopt) {
   Term t;
-  if (param) t.value = c.instance_value(*param);
+  if (symbolic) t.value = symbolic->value;
   else t.value = between_plus ? c.parse_const_term(what) : c.parse_const_expr(what);
   if (c.peek() == '@') {
     c.set_pos(c.pos() + 1);
@@ -76,12 +76,12 @@ void parse_iters(Cursor& c, TreeNode& shape, TreeNode& stride, AxisTable& axes, 
     c.skip_ws();
     TreeNode n;
     n.at = c.pos();
-    if (auto t = c.parse_param_term()) {
-      n.extent = c.instance_value(*t);
-      n.param = t;
-      return n;
+    if (std::optional<IntExpr> e = c.parse_int_expr()) {
+      n.extent = e->value;
+      n.param = e->param;
+    } else {
+      n.extent = c.parse_const_expr(fmt::format("an extent of {}", which));
     }
-    n.extent = c.parse_const_expr(fmt::format("an extent of {}", which));
     if (n.extent < 1) c.fail_at(n.at, fmt::format("extent {} must be >= 1", n.extent));
     return n;
   };
@@ -100,8 +100,9 @@ void parse_iters(Cursor& c, TreeNode& shape, TreeNode& stride, AxisTable& axes, 
     c.skip_ws();
     TreeNode n;
     n.at = c.pos();
-    n.param = c.parse_param_term();
-    n.term = parse_term(c, fmt::format("a stride of {} (e.g. 4@laneid or 1)", which), false, n.param);
+    std::optional<IntExpr> e = c.parse_int_expr();
+    if (e) n.param = e->param;
+    n.term = parse_term(c, fmt::format("a stride of {} (e.g. 4@laneid or 1)", which), false, e);
     axes.note(n.term);
     return n;
   };
@@ -175,12 +176,13 @@ Layout build_tile(Cursor& c, TileText& t) {
       const size_t r = p.replicas.size() - 1;
       if (auto* uses = c.param_uses()) {
         if (en.param)
-          uses->push_back(ParamUse{r, ParamUse::Field::ReplicaExtent, 0, en.param->param, en.param->coeff});
+          uses->push_back(
+              ParamUse{r, ParamUse::Field::ReplicaExtent, 0, en.param->param, en.param->coeff, en.param->offset});
         if (sn.param && sn.term.axis)
           uses->push_back(ParamUse{r, ParamUse::Field::ReplicaStride, *shard.axis_index(*sn.term.axis), sn.param->param,
-                                   sn.param->coeff});
+                                   sn.param->coeff, sn.param->offset});
       }
-      if (en.param && en.param->coeff < 1) c.fail_at(en.at, "a parameter extent needs a positive coefficient");
+      if (en.param) check_param_extent(c, en.at, *en.param);
     };
     if (e.leaf != s.leaf || (!e.leaf && e.children.size() != s.children.size()))
       c.fail_at(s.at, "the replica has a different number of extents and strides");

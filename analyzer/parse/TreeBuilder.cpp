@@ -4,6 +4,18 @@
 
 namespace lp {
 
+// An extent that uses a parameter must be at least 1 for every admissible value: it grows with
+// the parameter (the parsed instance is the largest) and its smallest value is at least 1.
+void check_param_extent(Cursor& c, size_t at, const ParamTerm& t) {
+  if (t.coeff < 1) c.fail_at(at, "a parameter extent needs a positive coefficient");
+  const ParamSpec& p = (*c.symbols().params)[t.param];
+  const int64_t first = (p.lo + p.multiple - 1) / p.multiple * p.multiple;
+  const int64_t least = t.coeff * first + t.offset;  // no overflow: below the checked instance value
+  if (least < 1)
+    c.fail_at(at, fmt::format("this extent is {} at {}={}, the parameter's smallest value; an extent is at least 1",
+                              least, p.name, first));
+}
+
 namespace {
 
 std::string describe(const TreeNode& n) {
@@ -20,16 +32,17 @@ Nest walk(Cursor& c, const TreeNode& shape, const TreeNode& stride, const AxisTa
     // Only a descriptor leaf may lack an extent; a written -1 is a bad extent, not "unknown".
     if (!shape.unknown_extent && shape.extent < 1)
       c.fail_at(shape.at, fmt::format("extent {} must be >= 1", shape.extent));
-    if (shape.param && shape.param->coeff < 1)
-      c.fail_at(shape.at, "a parameter extent needs a positive coefficient");
+    if (shape.param) check_param_extent(c, shape.at, *shape.param);
     modes.push_back(Mode{shape.unknown_extent ? Extent::unknown() : Extent(shape.extent), axes.dense(stride.term),
                          shape.static_value, stride.static_value});
     if (uses && shape.param)
-      uses->push_back(ParamUse{modes.size() - 1, ParamUse::Field::Extent, 0, shape.param->param, shape.param->coeff});
+      uses->push_back(ParamUse{modes.size() - 1, ParamUse::Field::Extent, 0, shape.param->param, shape.param->coeff,
+                               shape.param->offset});
     if (uses && stride.param && stride.term.axis)
       for (size_t a = 0; a < axes.axes().size(); ++a)
         if (axes.axes()[a] == *stride.term.axis)
-          uses->push_back(ParamUse{modes.size() - 1, ParamUse::Field::Stride, a, stride.param->param, stride.param->coeff});
+          uses->push_back(ParamUse{modes.size() - 1, ParamUse::Field::Stride, a, stride.param->param,
+                                   stride.param->coeff, stride.param->offset});
     return Nest::make_leaf();
   }
   std::vector<Nest> kids;

@@ -20,6 +20,9 @@ struct TreeNode {
   std::optional<ParamTerm> param;  ///< the extent or stride is a declared parameter term
 };
 
+/// Refuses a parameter extent that is below 1 at some admissible value (or shrinks as it grows).
+void check_param_extent(Cursor& c, size_t at, const ParamTerm& t);
+
 /// Builds a Layout from congruent shape and stride trees. An empty `shape` leaf list with a
 /// non-empty stride is not possible here: congruence is checked first.
 /// Parameter uses found in the trees go to the cursor's param_uses() sink.

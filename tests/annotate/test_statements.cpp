@@ -92,6 +92,36 @@ TEST_CASE("param declares a range usable in later layouts", "[annotate][statemen
   CHECK(s.layout->parsed.param_uses[0].param == 0);
 }
 
+TEST_CASE("a derived parameter is a term of one parameter, not a variable of its own", "[annotate][statements]") {
+  auto r = ok("param D = 32..64 % 8\nparam S = 2*D+8\nsmem s : f16 = (S,_64):(_64,_1)\nsmem t : f16 = (_8,S):(S-8,_1)\n");
+  REQUIRE(r.params.size() == 1);  // S is no parameter of its own
+  const auto& d = body<DerivedParamDecl>(r, 1);
+  CHECK(d.name.text == "S");
+  CHECK(d.term.param == 0);
+  CHECK(d.term.coeff == 2);
+  CHECK(d.term.offset == 8);
+  const auto& s = body<BufferDecl>(r, 2);
+  REQUIRE(s.layout->parsed.param_uses.size() == 1);
+  CHECK(s.layout->parsed.param_uses[0].param == 0);
+  CHECK(s.layout->parsed.param_uses[0].coeff == 2);
+  CHECK(s.layout->parsed.param_uses[0].offset == 8);
+  CHECK(s.layout->parsed.layout.modes()[0].extent == 2 * 64 + 8);
+  const auto& t = body<BufferDecl>(r, 3);  // mode 0's stride S - 8 = 2*D, then mode 1's extent S
+  REQUIRE(t.layout->parsed.param_uses.size() == 2);
+  CHECK(t.layout->parsed.param_uses[0].field == lp::ParamUse::Field::Stride);
+  CHECK(t.layout->parsed.param_uses[0].coeff == 2);
+  CHECK(t.layout->parsed.param_uses[0].offset == 0);
+  CHECK(t.layout->parsed.param_uses[1].field == lp::ParamUse::Field::Extent);
+  CHECK(t.layout->parsed.param_uses[1].offset == 8);
+  // A term of two parameters, or none, is not a derived parameter.
+  auto two = parse("p.lp", "param M = 1..4\nparam N = 1..4\nparam S = M+N\n");
+  REQUIRE(two.diagnostics.size() == 1);
+  CHECK(two.diagnostics[0].message.find("'M' and 'N' are two parameters") != std::string::npos);
+  auto constant = parse("p.lp", "param S = 2*8\n");
+  REQUIRE(constant.diagnostics.size() == 1);
+  CHECK(constant.diagnostics[0].message.find("expected '..'") != std::string::npos);
+}
+
 TEST_CASE("access, named and unnamed, with the arch in effect", "[annotate][statements]") {
   auto r = ok("smem sA : f16 = (_32,_64):(_64,_1)\n"
               "access sA ldmatrix.x4 lanes (_16,_2,_2):(_1@0,_8@1,_16@0)\n"

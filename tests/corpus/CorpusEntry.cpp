@@ -12,7 +12,8 @@ namespace lp::test {
 const std::vector<std::string>& corpus_projects() {
   static const std::vector<std::string> projects = {"CUTLASS", "FlashAttention", "ThunderKittens", "TileLang",
                                                     "Triton",  "DeepGEMM",       "TIRx-kernels",   "TVM",
-                                                    "pyptx",   "flashinfer",     "Fuser",          "llama.cpp"};
+                                                    "pyptx",   "flashinfer",     "Fuser",          "llama.cpp",
+                                                    "Marlin"};
   return projects;
 }
 
