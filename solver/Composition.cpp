@@ -99,21 +99,12 @@ std::optional<int64_t> a_index(const Layout& a, const Addressing& ad, const Poin
   return idx;
 }
 
-// R's image at i as CuTe evaluates it, also past R's domain: a colexicographic split with the
-// last mode taking the rest. Empty past the domain of a layout CuTe would not evaluate so (a
-// lexicographic one, or one with replicas).
+// R's image at i as CuTe evaluates it, also past R's domain (Layout::cute_image). Empty past the
+// domain of a layout CuTe would not evaluate so (a lexicographic one, or one with replicas).
 Point extended_image(const Layout& r, int64_t i) {
   if (i < r.size()) return r.images(i)[0];
   if (r.order() != IndexOrder::Colex || !r.replicas().empty()) return {};
-  const std::vector<Mode>& modes = r.modes();
-  std::vector<int64_t> coord(modes.size(), 0);
-  for (size_t k = 0; k < modes.size(); ++k) {
-    coord[k] = k + 1 == modes.size() ? i : i % modes[k].extent;
-    i /= modes[k].extent;
-  }
-  Point p = r.base_of(coord);
-  if (const auto m = r.axis_index(Axis::memory())) p[*m] = r.apply_stages(p[*m]);
-  return p;
+  return r.cute_image(i);
 }
 
 CompositionWitness concrete_witness(const Layout& a, const Layout& b, const std::optional<Layout>& r,

@@ -33,32 +33,21 @@ std::string value_text(const Value& v) {
 
 Evaluator::Evaluator(Layout layout) : layout_(layout.with_order(IndexOrder::Colex)) {}
 
-Value Evaluator::at(int64_t i) const {
-  const Point p = layout_.images(i).at(0);
+namespace {
+
+Value value_of(const Layout& l, const Point& p) {
   Value v;
   for (size_t a = 0; a < p.size(); ++a)
-    if (p[a] != 0) v.push_back({layout_.axes()[a], p[a]});
+    if (p[a] != 0) v.push_back({l.axes()[a], p[a]});
   std::sort(v.begin(), v.end());
   return v;
 }
 
-Value Evaluator::at_extended(int64_t i) const {
-  if (i >= 0 && i < size()) return at(i);
-  // CuTe's crd2idx for an integer: truncating % and / per mode, the last mode unreduced.
-  const std::vector<Mode>& modes = layout_.modes();
-  std::vector<int64_t> coord(modes.size(), 0);
-  for (size_t k = 0; k < modes.size(); ++k) {
-    coord[k] = k + 1 == modes.size() ? i : i % modes[k].extent;
-    i /= modes[k].extent;
-  }
-  Point p = layout_.base_of(coord);
-  if (const auto m = layout_.axis_index(Axis::memory())) p[*m] = layout_.apply_stages(p[*m]);
-  Value v;
-  for (size_t a = 0; a < p.size(); ++a)
-    if (p[a] != 0) v.push_back({layout_.axes()[a], p[a]});
-  std::sort(v.begin(), v.end());
-  return v;
-}
+}  // namespace
+
+Value Evaluator::at(int64_t i) const { return value_of(layout_, layout_.images(i).at(0)); }
+
+Value Evaluator::at_extended(int64_t i) const { return value_of(layout_, layout_.cute_image(i)); }
 
 std::string Evaluator::coordinate(int64_t i) const {
   const std::vector<int64_t> c = layout_.split(i);

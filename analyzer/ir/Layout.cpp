@@ -270,6 +270,20 @@ int64_t Layout::apply_stages(int64_t m) const {
   return m;
 }
 
+Point Layout::cute_image(int64_t i) const {
+  if (p_.order != IndexOrder::Colex || !p_.replicas.empty())
+    throw LayoutError("CuTe's evaluation past the domain needs a colexicographic layout without replicas");
+  if (i >= 0 && i < size()) return images(i)[0];
+  std::vector<int64_t> coord(p_.modes.size(), 0);
+  for (size_t k = 0; k < p_.modes.size(); ++k) {
+    coord[k] = k + 1 == p_.modes.size() ? i : i % p_.modes[k].extent;
+    i /= p_.modes[k].extent;
+  }
+  Point p = base_of(coord);
+  if (memory_axis_ && !p_.stages.empty()) p[*memory_axis_] = apply_stages(p[*memory_axis_]);
+  return p;
+}
+
 std::vector<Point> Layout::images(int64_t i) const {
   // One point per replica combination: a replica extent of 2^62 must not become an endless loop.
   if (replica_count_ > kMaxEnumeration)

@@ -170,6 +170,11 @@ class Layout {
   /// after the post stages. Throws LayoutError outside the domain or beyond kMaxEnumeration
   /// replica combinations, OverflowError on overflow.
   std::vector<Point> images(int64_t i) const;
+  /// CuTe's image at any integer i, also outside the domain (as CuTe evaluates L(i) past its size):
+  /// a colexicographic split with truncating % and / per mode, the last mode taking the rest, then
+  /// the post stages. Equals images(i)[0] inside the domain. Precondition: colexicographic order,
+  /// no replicas (throws LayoutError otherwise).
+  Point cute_image(int64_t i) const;
   /// The single memory offset of index i of a scalar layout (is_scalar()).
   int64_t offset_at(int64_t i) const;
   /// Applies the post stages to a memory coordinate.
