@@ -183,6 +183,7 @@ Layout build_tile(Cursor& c, TileText& t) {
                                    sn.param->coeff, sn.param->offset});
       }
       if (en.param) check_param_extent(c, en.at, *en.param);
+      if (sn.param) check_param_stride(c, sn.at, *sn.param);
     };
     if (e.leaf != s.leaf || (!e.leaf && e.children.size() != s.children.size()))
       c.fail_at(s.at, "the replica has a different number of extents and strides");

@@ -16,6 +16,20 @@ void check_param_extent(Cursor& c, size_t at, const ParamTerm& t) {
                               least, p.name, first));
 }
 
+// A stride that uses a parameter must be largest in size at the parameter's largest value: the
+// parsed instance is taken there, and it fixes the bit width of every proof over the parameter.
+// |c*P + d| is convex in P, so its largest value over the range is at one of the two ends.
+void check_param_stride(Cursor& c, size_t at, const ParamTerm& t) {
+  const ParamSpec& p = (*c.symbols().params)[t.param];
+  const int64_t first = (p.lo + p.multiple - 1) / p.multiple * p.multiple;
+  const int64_t last = p.hi / p.multiple * p.multiple;
+  const int64_t at_first = t.coeff * first + t.offset, at_last = t.coeff * last + t.offset;  // within the instance's bound
+  if ((at_first < 0 ? -at_first : at_first) > (at_last < 0 ? -at_last : at_last))
+    c.fail_at(at, fmt::format("this stride is {} at {}={} but {} at {}={}: a stride over a parameter must be largest in size "
+                              "at the parameter's largest value, where the layout is parsed",
+                              at_first, p.name, first, at_last, p.name, last));
+}
+
 namespace {
 
 std::string describe(const TreeNode& n) {
@@ -33,6 +47,7 @@ Nest walk(Cursor& c, const TreeNode& shape, const TreeNode& stride, const AxisTa
     if (!shape.unknown_extent && shape.extent < 1)
       c.fail_at(shape.at, fmt::format("extent {} must be >= 1", shape.extent));
     if (shape.param) check_param_extent(c, shape.at, *shape.param);
+    if (stride.param) check_param_stride(c, stride.at, *stride.param);
     modes.push_back(Mode{shape.unknown_extent ? Extent::unknown() : Extent(shape.extent), axes.dense(stride.term),
                          shape.static_value, stride.static_value});
     if (uses && shape.param)

@@ -22,6 +22,8 @@ struct TreeNode {
 
 /// Refuses a parameter extent that is below 1 at some admissible value (or shrinks as it grows).
 void check_param_extent(Cursor& c, size_t at, const ParamTerm& t);
+/// Refuses a parameter stride whose size is not largest at the parameter's largest value.
+void check_param_stride(Cursor& c, size_t at, const ParamTerm& t);
 
 /// Builds a Layout from congruent shape and stride trees. An empty `shape` leaf list with a
 /// non-empty stride is not possible here: congruence is checked first.

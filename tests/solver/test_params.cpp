@@ -237,6 +237,11 @@ TEST_CASE("parameters: affine terms that cannot stand are refused with a located
   CHECK(message("(_8):(8/M)").find("division by a parameter") != std::string::npos);
   CHECK(message("(_8):(M+K)") == "'K' is not a declared parameter or a loop variable");
   CHECK(message("(_8,_2):(2*M+8,_1)") == "accepted");
+  // The instance (at the largest value) fixes every proof's bit width: a stride whose size is
+  // larger at a smaller value would overflow it.
+  CHECK(message("(_8,_8):(M-1024,_1)") == "this stride is -960 at M=64 but 0 at M=1024: a stride over a parameter must be "
+                                          "largest in size at the parameter's largest value, where the layout is parsed");
+  CHECK(message("(_8,_8):(M-96,_1)") == "accepted");  // -32 at 64, 928 at 1024
   CHECK(parse_with("(_8,_2):(2*M+8,_1)", specs).layout.modes()[0].stride[0] == 2 * 1024 + 8);
 }
 
