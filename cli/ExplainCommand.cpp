@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <regex>
 #include <filesystem>
 #include <iostream>
 
@@ -40,8 +41,10 @@ Target parse_target(const std::string& text) {
     if (line == 0) throw InputError(fmt::format("'{}': lines count from 1", text));
     return {head, line, {}};
   }
-  const bool identifier = std::all_of(tail.begin(), tail.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
-  if (!identifier) throw InputError(fmt::format("'{}': expected FILE, FILE:LINE or FILE:NAME", text));
+  // NAME, or NAME[D=64,W=2]: one instance of a name declared in a for loop.
+  static const std::regex name(R"([A-Za-z_][A-Za-z0-9_]*(\[[A-Za-z_][A-Za-z0-9_]*=-?[0-9]+(,[A-Za-z_][A-Za-z0-9_]*=-?[0-9]+)*\])?)");
+  if (!std::regex_match(tail, name))
+    throw InputError(fmt::format("'{}': expected FILE, FILE:LINE, FILE:NAME or FILE:NAME[D=64]", text));
   return {head, {}, tail};
 }
 
@@ -67,7 +70,9 @@ class ExplainCommand : public Command {
   CLI::App* setup(CLI::App& app) override {
     auto* sub = app.add_subcommand(
         "explain", "Show an annotated access lane by lane and phase by phase, or a layout's images over a range");
-    sub->add_option("target", target_, "FILE, FILE:LINE or FILE:NAME (an access, a buffer, or a compose/divide result)")
+    sub->add_option("target", target_,
+                    "FILE, FILE:LINE or FILE:NAME (an access, a buffer, or a compose/divide result; in a for loop, every "
+                    "instance, or one: NAME[D=64])")
         ->required();
     sub->add_option("--issue", issue_, "The issued instruction to show (default 0)");
     sub->add_option("--base", base_, "The buffer's base offset in bytes, a multiple of its alignment (default 0)");
@@ -90,7 +95,9 @@ class ExplainCommand : public Command {
     std::vector<const annotate::Statement*> chosen;
     for (const annotate::Statement& s : file.statements) {
       if (t.line && line_of(s) != *t.line) continue;
-      if (t.name && name_of(s) != *t.name) continue;
+      // A name declared in a loop matches in every instance (`ldK` is `ldK[D=64]`, `ldK[D=128]`, ...).
+      if (t.name && name_of(s) != *t.name && !(s.instance && name_of(s) == fmt::format("{}[{}]", *t.name, s.instance->label)))
+        continue;
       if (!t.line && !t.name && !std::holds_alternative<annotate::AccessDecl>(s.body)) continue;
       if (!name_of(s).empty() || std::holds_alternative<annotate::AccessDecl>(s.body)) chosen.push_back(&s);
     }

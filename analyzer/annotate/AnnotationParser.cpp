@@ -93,6 +93,8 @@ class StatementReader {
     AnnotationParser::LoopRecording loop;
     loop.loc = loc(here());
     c().expect("for", "");
+    if (p_.constants_.size() >= p_.limits_.max_loop_depth)
+      fail(loop.loc, fmt::format("'for' loops nest deeper than {} levels", p_.limits_.max_loop_depth));
     Name var = name("the loop variable's name (for NAME in V1, V2, ... {)");
     if (c().constant(var.text))
       fail(var.loc, fmt::format("'{}' is already the variable of an enclosing loop", var.text));

@@ -22,6 +22,7 @@ struct AnnotateLimits {
   ParseLimits layout;            ///< per layout: nesting depth and text length
   size_t max_diagnostics = 100;  ///< per file; one more error says the rest were not reported
   size_t max_instances = 256;    ///< instances of one `for` loop, enclosing loops' counts multiplied
+  size_t max_loop_depth = 8;     ///< `for` loops nested in each other
 };
 
 struct ParseResult {

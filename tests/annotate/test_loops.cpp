@@ -115,3 +115,15 @@ TEST_CASE("a loop's statements count against the file's statement limit", "[anno
         "the 'for' loops of this file instantiate more than 50 statements; this loop and the rest are not parsed");
   CHECK(r.statements.empty());
 }
+
+TEST_CASE("loops nest at most 8 deep: the parser's recursion is bounded", "[annotate][loops][limits]") {
+  std::string text;
+  for (int k = 0; k < 40; ++k) text += "for V" + std::to_string(k) + " in 1 {\n";
+  text += "smem t : f16 = (_8,_8):(_8,_1)\n";
+  for (int k = 0; k < 40; ++k) text += "}\n";
+  const ParseResult r = parse("deep.lp", text);
+  REQUIRE(r.diagnostics.size() == 1);
+  CHECK(r.diagnostics[0].message == "'for' loops nest deeper than 8 levels");
+  CHECK(lc(r.diagnostics[0].loc) == std::pair<size_t, size_t>{9, 1});
+  CHECK(r.statements.empty());
+}

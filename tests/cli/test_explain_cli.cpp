@@ -119,3 +119,35 @@ TEST_CASE("explain: what cannot be explained is said precisely", "[cli][explain]
   CHECK(err({"explain", path + ":small", "--rows", "2..9"}) == "error: the range 2..9 passes mode 0's extent 4\n");
   CHECK(err({"explain", path + ":small", "--rows", "3..1"}) == "error: --rows '3..1': expected 0 <= A <= B\n");
 }
+
+TEST_CASE("explain: a name declared in a for loop names every instance, or one", "[cli][explain][loops]") {
+  const std::string path = write_file("loop.lp",
+                                      "arch sm_90\n"
+                                      "for P in 64, 72 {\n"
+                                      "  smem t : f16 = (_16,_64):(P,_1) align 128\n"
+                                      "  access rd: t ldmatrix.x4 lanes (_16,_2):(_1@0,_8@1)\n"
+                                      "}\n");
+  auto headers = [](const std::string& out) {
+    std::vector<std::string> h;
+    std::istringstream in(out);
+    for (std::string line; std::getline(in, line);)
+      if (line.find("ldmatrix.x4 on") != std::string::npos) h.push_back(line.substr(line.find("ldmatrix.x4 on")));
+    return h;
+  };
+  // By hand: pitch 64 halves (128 bytes) puts the 8 rows of a phase in one bank group, 8 wavefronts a
+  // phase, 32 for the x4; pitch 72 (144 bytes) moves each row one 16-byte group on: 4.
+  const auto all = run_layoutproof({"explain", path + ":rd"});
+  REQUIRE(all.exit_code == 0);
+  const auto h = headers(all.out);
+  REQUIRE(h.size() == 2);
+  CHECK(h[0].find("'t[P=64]'") != std::string::npos);
+  CHECK(h[0].find("32 wavefronts, ideal 4") != std::string::npos);
+  CHECK(h[1].find("'t[P=72]'") != std::string::npos);
+  CHECK(h[1].find("4 wavefronts, ideal 4") != std::string::npos);
+  const auto one = run_layoutproof({"explain", path + ":rd[P=72]"});
+  REQUIRE(one.exit_code == 0);
+  CHECK(headers(one.out).size() == 1);
+  CHECK(run_layoutproof({"explain", path + ":rd[P=80]"}).err == "error: " + path + ": nothing is named 'rd[P=80]'\n");
+  CHECK(run_layoutproof({"explain", path + ":rd[P]"}).err ==
+        "error: '" + path + ":rd[P]': expected FILE, FILE:LINE, FILE:NAME or FILE:NAME[D=64]\n");
+}
