@@ -87,6 +87,9 @@ class ProveCommand : public Command {
     conflict_->add_option("--base-align", base_align_,
                           fmt::format("Alignment of the buffer's base in bytes; the proof covers every base it allows "
                                       "(default {}, as for a buffer without `align`)", hw::kDefaultBaseAlignment));
+    conflict_->add_option("--active", active_,
+                          "The lanes that execute the access (a guard predicate), as in annotations: 0..15,24 "
+                          "(default every lane)");
     conflict_->add_option("--param", param_options_,
                           fmt::format("Parameter NAME=LO..HI[%MULTIPLE] the layouts use; every value is decided, one "
                                       "instance at a time (at most {} value vectors)",
@@ -192,7 +195,8 @@ class ProveCommand : public Command {
     ParsedLayout smem = read_layout_arg(smem_, notation_, "<smem>", &params.specs);
     ParsedLayout lanes = read_layout_arg(lanes_, "", "<lanes>", &params.specs);
     auto make = [&](const Layout& s, const Layout& l) {
-      return SmemAccess(s, dtype_bits(dtype_), l, hw::smem_instr(instr_), hw::arch_by_name(arch_), base_align_);
+      return SmemAccess(s, dtype_bits(dtype_), l, hw::smem_instr(instr_), hw::arch_by_name(arch_), base_align_,
+                        active_lanes());
     };
     if (!params.specs.empty()) return conflict_free_every_value(engine, out, params, smem, lanes, make);
     const SmemAccess access = make(smem.layout, lanes.layout);
@@ -249,6 +253,26 @@ class ProveCommand : public Command {
                      : fmt::format("with {}, the first of the {} in ascending order that is not proven{}", label, scope,
                                    r.reason.empty() ? "" : ": " + r.reason);
     return r;
+  }
+
+  // `--active 0..15,24`: lanes 0..31, single or as ranges.
+  hw::LaneMask active_lanes() const {
+    if (active_.empty()) return hw::kAllLanes;
+    hw::LaneMask mask = 0;
+    size_t start = 0;
+    while (start <= active_.size()) {
+      const size_t comma = std::min(active_.find(',', start), active_.size());
+      const std::string item = active_.substr(start, comma - start);
+      const size_t dots = item.find("..");
+      const int64_t lo = parse_int_option(item.substr(0, dots), "--active");
+      const int64_t hi = dots == std::string::npos ? lo : parse_int_option(item.substr(dots + 2), "--active");
+      if (lo < 0 || hi >= hw::kWarpLanes || hi < lo)
+        throw InputError(fmt::format("--active '{}': expected lanes 0..{}, single or as LO..HI with LO <= HI", item,
+                                     hw::kWarpLanes - 1));
+      for (int64_t l = lo; l <= hi; ++l) mask |= hw::LaneMask{1} << l;
+      start = comma + 1;
+    }
+    return mask;
   }
 
   static void describe_conflicts(json& out, const SmemAccess& access, const ConflictResult& r) {
@@ -312,6 +336,7 @@ class ProveCommand : public Command {
   std::string layout_, second_, notation_, target_, engine_ = "auto";
   std::string smem_, dtype_, lanes_, instr_, arch_{hw::kDefaultArchName};
   int64_t base_align_ = hw::kDefaultBaseAlignment;
+  std::string active_;
   std::vector<std::string> param_options_;
   bool json_ = false;
   SolverLimits limits_;

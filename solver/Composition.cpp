@@ -375,18 +375,23 @@ CompositionResult prove_composition(const Layout& a, const Layout& b, const std:
     if (violates(*res.witness)) return std::nullopt;
     return fmt::format("A, B and R agree at index {}", res.witness->index);
   };
+  // Every engine's refutation reads the same where B's domain can be enumerated: the first index
+  // leaving A's domain if there is one, else the first index R gets wrong, with how many it gets
+  // wrong. Past the budget the engine's witness stands, without the count.
+  o.minimize = [&](CompositionResult& res) {
+    if (!r || b.size() > limits.max_enumeration) return false;
+    const Sweep s = sweep(a, b, *r, ad);
+    if (s.out_of_domain) {
+      res.witness = concrete_witness(a, b, r, ad, *s.out_of_domain);
+      return true;
+    }
+    if (!s.first_wrong) return false;
+    res.witness = concrete_witness(a, b, r, ad, *s.first_wrong);
+    res.wrong_points = s.wrong;
+    return true;
+  };
   o.describe = [&](CompositionResult& res) {
     if (!res.witness) return;
-    // Every engine's refutation reads the same: the first index leaving A's domain if there is
-    // one, else how many of B's points R gets wrong, where B's domain can be enumerated.
-    if (r && b.size() <= limits.max_enumeration) {
-      try {
-        const Sweep s = sweep(a, b, *r, ad);
-        if (s.out_of_domain) res.witness = concrete_witness(a, b, r, ad, *s.out_of_domain);
-        else res.wrong_points = s.wrong;
-      } catch (const BudgetExhausted&) {  // the refutation stands; only its count is missing
-      }
-    }
     res.reason = res.witness->out_of_domain ? fmt::format("B({}) leaves A's domain", res.witness->index)
                                             : fmt::format("R({}) differs from A(B({}))", res.witness->index, res.witness->index);
   };

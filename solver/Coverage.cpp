@@ -241,6 +241,43 @@ std::optional<std::string> confirm_uncovered(const Layout& instance, const Param
   return std::string("unreachable");
 }
 
+// The counterexample people read first: the smallest parameter values (the first parameter most
+// significant, each ascending) whose instance leaves a target point uncovered, and there the
+// first uncovered point in the target's order (by_enumeration's witness). Within kMinimizePoints
+// points over kMinimizeInstances instances; past either the witness stays.
+bool minimize_uncovered(const Layout& l, const Parametric* params, const Target& t, CoverageResult& r,
+                        const SolverLimits& limits) {
+  int64_t points = std::min(limits.max_enumeration, kMinimizePoints);
+  auto first_uncovered = [&](const Layout& inst) -> std::optional<CoverageWitness> {
+    const int64_t cost = inst.size() * inst.replica_count() + t.box_size;
+    if (cost > points) {
+      points = -1;
+      return std::nullopt;
+    }
+    points -= cost;
+    CoverageResult e = by_enumeration(inst, t, limits);
+    if (e.verdict == Verdict::Refuted) return e.witness;
+    return std::nullopt;
+  };
+  if (!params || params->empty()) {
+    std::optional<CoverageWitness> w = first_uncovered(l);
+    if (!w || w->uncovered == r.witness->uncovered) return false;
+    r.witness = std::move(w);
+    return true;
+  }
+  bool rewritten = false;
+  visit_param_values(*params, kMinimizeInstances, [&](const std::vector<int64_t>& values) {
+    if (points < 0) return true;  // out of budget: the witness stays
+    std::optional<CoverageWitness> w = first_uncovered(instantiate(l, *params, values));
+    if (!w) return false;
+    rewritten = values != r.witness->params || w->uncovered != r.witness->uncovered;
+    w->params = values;
+    r.witness = std::move(w);
+    return true;
+  });
+  return rewritten;
+}
+
 }  // namespace
 
 CoverageResult prove_covers(const Layout& layout, const std::vector<AxisRange>& ranges, Engine engine,
@@ -256,6 +293,7 @@ CoverageResult prove_covers(const Layout& layout, const std::vector<AxisRange>& 
   const bool symbolic = params && !params->empty();
   Obligation<CoverageResult> o;
   o.confirm = [&](CoverageResult& r) { return confirm_uncovered(layout, params, t, r, limits); };
+  o.minimize = [&](CoverageResult& r) { return minimize_uncovered(layout, params, t, r, limits); };
   o.describe = [&](CoverageResult& r) {
     if (!r.witness) return;
     std::string s;

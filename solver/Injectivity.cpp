@@ -349,8 +349,6 @@ std::optional<std::string> confirm_collision(const Layout& instance, const Param
 // point an earlier index already has, with the first such earlier index (by_enumeration's
 // witness). Enumerates at most kMinimizePoints points over at most kMinimizeInstances instances;
 // past either the witness stays as found.
-constexpr int64_t kMinimizePoints = int64_t{1} << 22;
-constexpr int64_t kMinimizeInstances = 4096;
 
 bool minimize_collision(const Layout& l, const Parametric* params, InjectivityResult& r, const SolverLimits& limits) {
   int64_t points = std::min(limits.max_enumeration, kMinimizePoints);
@@ -371,30 +369,19 @@ bool minimize_collision(const Layout& l, const Parametric* params, InjectivityRe
     r.witness = std::move(w);
     return true;
   }
-  // Value vectors in lexicographic order, up to the witness's own (which collides).
-  std::vector<std::vector<int64_t>> choices;
-  for (const ParamSpec& p : params->specs) {
-    std::optional<std::vector<int64_t>> v = param_values(p, kMinimizeInstances);
-    if (!v) return false;
-    choices.push_back(std::move(*v));
-  }
-  std::vector<size_t> at(choices.size(), 0);
-  for (int64_t step = 0; step < kMinimizeInstances && points >= 0; ++step) {
-    std::vector<int64_t> values;
-    for (size_t j = 0; j < at.size(); ++j) values.push_back(choices[j][at[j]]);
-    // The witness's own values collide: the search ends there at the latest.
-    if (std::optional<InjectivityWitness> w = first_collision(instantiate(l, *params, values))) {
-      if (values == r.witness->params && w->index_a == r.witness->index_a && w->index_b == r.witness->index_b)
-        return false;
-      w->params = std::move(values);
-      r.witness = std::move(w);
-      return true;
-    }
-    size_t j = at.size();
-    while (j > 0 && ++at[j - 1] == choices[j - 1].size()) at[--j] = 0;
-    if (j == 0) return false;
-  }
-  return false;
+  // Value vectors in ascending order; the witness's own values collide, so the search ends there
+  // at the latest.
+  bool rewritten = false;
+  visit_param_values(*params, kMinimizeInstances, [&](const std::vector<int64_t>& values) {
+    if (points < 0) return true;  // out of budget: the witness stays
+    std::optional<InjectivityWitness> w = first_collision(instantiate(l, *params, values));
+    if (!w) return false;
+    rewritten = values != r.witness->params || w->index_a != r.witness->index_a || w->index_b != r.witness->index_b;
+    w->params = values;
+    r.witness = std::move(w);
+    return true;
+  });
+  return rewritten;
 }
 
 }  // namespace

@@ -15,8 +15,14 @@
 
 namespace lp {
 
+/// What a minimization (Obligation::minimize) may enumerate: points over all instances, and
+/// parameter value vectors.
+inline constexpr int64_t kMinimizePoints = int64_t{1} << 22;
+inline constexpr int64_t kMinimizeInstances = 4096;
+
 /// Invariant: a Result is an Outcome (verdict, engine, time, reason) plus the property's witness
 /// fields, and a default-constructed Result is unknown with no witness.
+
 template <class Result>
 struct Obligation {
   /// The engines with a form for this obligation. An empty one answers unknown, saying why

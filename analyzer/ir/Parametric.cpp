@@ -47,6 +47,30 @@ Layout instantiate(const Layout& instance, const Parametric& params, const std::
   return Layout::make(std::move(p));
 }
 
+bool visit_param_values(const Parametric& params, int64_t limit,
+                        const std::function<bool(const std::vector<int64_t>&)>& visit) {
+  // Per parameter: its first admissible value and its count; the odometer steps by the multiple.
+  std::vector<int64_t> first, count;
+  for (const ParamSpec& s : params.specs) {
+    count.push_back(param_value_count(s));
+    if (count.back() == 0) return false;
+    first.push_back((s.lo + s.multiple - 1) / s.multiple * s.multiple);
+  }
+  std::vector<int64_t> at(params.specs.size(), 0), values = first;
+  for (int64_t step = 0; step < limit; ++step) {
+    if (visit(values)) return true;
+    size_t j = at.size();
+    while (j > 0 && ++at[j - 1] == count[j - 1]) {
+      at[j - 1] = 0;
+      values[j - 1] = first[j - 1];
+      --j;
+    }
+    if (j == 0) return false;
+    values[j - 1] += params.specs[j - 1].multiple;
+  }
+  return false;
+}
+
 std::optional<std::vector<std::vector<int64_t>>> all_param_values(const Parametric& params, int64_t limit) {
   int64_t combinations = 1;
   for (const ParamSpec& s : params.specs) {

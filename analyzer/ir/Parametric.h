@@ -4,6 +4,7 @@
 // (which bounds every value, so it also fixes the Z3 width) and the uses that say where to
 // substitute (ParamUse); the parsers record the uses (analyzer/parse/Cursor.h).
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,6 +46,11 @@ int64_t param_value_count(const ParamSpec& p);
 std::optional<std::vector<int64_t>> param_values(const ParamSpec& p, int64_t limit);
 /// The layout with the parameters set to `values` (one per spec).
 Layout instantiate(const Layout& instance, const Parametric& params, const std::vector<int64_t>& values);
+/// Visits value vectors in ascending order (the first parameter most significant) until `visit`
+/// returns true or `limit` vectors were visited; returns whether a visit returned true. Builds one
+/// vector at a time, so a huge range costs only what is visited.
+bool visit_param_values(const Parametric& params, int64_t limit,
+                        const std::function<bool(const std::vector<int64_t>&)>& visit);
 /// Every admissible value vector, or nullopt when there are more than `limit` (counted before
 /// anything is built, so a huge range costs nothing).
 std::optional<std::vector<std::vector<int64_t>>> all_param_values(const Parametric& params, int64_t limit);

@@ -358,3 +358,37 @@ TEST_CASE("parameters: a nesting proof only ever proves what brute force confirm
   CHECK(nested > 20);
   CHECK(refuted > 20);
 }
+
+TEST_CASE("parameters: a coverage counterexample is the smallest value's first uncovered point", "[params][minimal]") {
+  // Offsets of (N, E):(1, S) over the target m = 0..T: brute force here, value by value.
+  std::mt19937_64 rng(7);
+  auto pick = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
+  int refuted = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    const int64_t e = pick(1, 4), stride = pick(1, 12), t = pick(4, 24);
+    const std::vector<lp::ParamSpec> specs = {{"N", 1, pick(2, 9), 1}};
+    const std::string text = fmt::format("(N,{}):(1,{})", e, stride);
+    INFO(text << " N=1.." << specs[0].hi << " target m=0.." << t);
+    auto parsed = parse_with(text, specs);
+    lp::Parametric params{specs, parsed.param_uses};
+    std::optional<std::pair<int64_t, int64_t>> first;  // (N, uncovered offset)
+    for (int64_t n = 1; n <= specs[0].hi && !first; ++n) {
+      std::set<int64_t> hit;
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < e; ++j) hit.insert(i + j * stride);
+      for (int64_t m = 0; m <= t && !first; ++m)
+        if (!hit.count(m)) first = std::pair{n, m};
+    }
+    for (lp::Engine eng : {lp::Engine::Enum, lp::Engine::Z3, lp::Engine::Auto}) {
+      auto r = lp::prove_covers(parsed.layout, {lp::AxisRange{lp::Axis::memory(), 0, t}}, eng, {}, &params);
+      INFO(lp::engine_name(eng) << ": " << r.reason);
+      REQUIRE(r.verdict == (first ? lp::Verdict::Refuted : lp::Verdict::Proven));
+      if (first) {
+        CHECK(r.witness->params == std::vector<int64_t>{first->first});
+        CHECK(r.witness->uncovered == std::vector<int64_t>{first->second});
+      }
+    }
+    if (first) ++refuted;
+  }
+  CHECK(refuted > 20);
+}
