@@ -6,11 +6,6 @@
 
 namespace lp {
 
-namespace {
-// The text at the cursor is not an expression over symbols (a notation's own token).
-struct NotSymbolic {};
-}  // namespace
-
 bool is_ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool is_ident_char(char c) { return is_ident_start(c) || (c >= '0' && c <= '9'); }
 
@@ -40,13 +35,16 @@ std::optional<IntExpr> Cursor::parse_int_expr(bool sums) {
   if (symbols_.empty()) return std::nullopt;
   skip_ws();
   const size_t save = pos_;
+  // A name that is no symbol (`_8`, an axis) is the notation's own token: nothing is read.
+  if (is_ident_start(peek_raw())) {
+    const std::string name = parse_identifier();
+    pos_ = save;
+    if (!symbol(name)) return std::nullopt;
+  }
   bool symbolic = false;
   Affine a;
   try {
     a = affine_sum(sums, symbolic);
-  } catch (const NotSymbolic&) {
-    pos_ = save;
-    return std::nullopt;
   } catch (const OverflowError& e) {
     fail_at(save, e.what());
   }
@@ -135,31 +133,10 @@ Cursor::Affine Cursor::affine_atom(bool& symbolic, bool first) {
     const size_t at = pos_;
     std::string name = parse_identifier();
     if (name.empty()) fail_expected("an integer, a loop variable or a parameter");
-    const DerivedParam* derived = nullptr;
-    if (symbols_.derived)
-      for (const DerivedParam& d : *symbols_.derived)
-        if (d.name == name) derived = &d;
-    if (std::optional<int64_t> v = constant(name)) {
-      a.constant = *v;
-    } else if (derived) {
-      a.param = derived->term.param;
-      a.coeff = derived->term.coeff;
-      a.constant = derived->term.offset;
-    } else if (std::optional<size_t> p = [&]() -> std::optional<size_t> {
-                 if (symbols_.params)
-                   for (size_t k = 0; k < symbols_.params->size(); ++k)
-                     if ((*symbols_.params)[k].name == name) return k;
-                 return std::nullopt;
-               }()) {
-      a.param = *p;
-      a.coeff = 1;
-    } else if (!symbolic) {
-      // Not ours (`_8`, an axis name): the notation's reader takes it from the start.
-      pos_ = at;
-      throw NotSymbolic{};
-    } else {
-      fail_at(at, fmt::format("'{}' is not a declared parameter or a loop variable", name));
-    }
+    std::optional<Affine> value = symbol(name);
+    if (!value) fail_at(at, fmt::format("'{}' is not a declared parameter or a loop variable", name));
+    value->at = a.at;
+    a = *value;
     symbolic = true;
   }
   if (negate) {
@@ -167,6 +144,30 @@ Cursor::Affine Cursor::affine_atom(bool& symbolic, bool first) {
     a.coeff = checked_neg(a.coeff, "integer expression");
   }
   return a;
+}
+
+std::optional<Cursor::Affine> Cursor::symbol(const std::string& name) const {
+  Affine a;
+  if (std::optional<int64_t> v = constant(name)) {
+    a.constant = *v;
+    return a;
+  }
+  if (symbols_.derived)
+    for (const DerivedParam& d : *symbols_.derived)
+      if (d.name == name) {
+        a.param = d.term.param;
+        a.coeff = d.term.coeff;
+        a.constant = d.term.offset;
+        return a;
+      }
+  if (symbols_.params)
+    for (size_t k = 0; k < symbols_.params->size(); ++k)
+      if ((*symbols_.params)[k].name == name) {
+        a.param = k;
+        a.coeff = 1;
+        return a;
+      }
+  return std::nullopt;
 }
 
 int64_t Cursor::instance_value(const ParamTerm& t) {

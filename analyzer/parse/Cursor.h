@@ -139,6 +139,8 @@ class Cursor {
   Affine affine_sum(bool sums, bool& symbolic);
   Affine affine_product(bool& symbolic);
   Affine affine_atom(bool& symbolic, bool first);
+  /// The value a name stands for: a bound constant, a derived parameter's term or a parameter.
+  std::optional<Affine> symbol(const std::string& name) const;
 
   Symbols symbols_;
   std::vector<ParamUse>* param_uses_ = nullptr;
