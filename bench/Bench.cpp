@@ -1,6 +1,7 @@
 #include "bench/Bench.h"
 
 #include "bench/Limits.h"
+#include "bench/ParametricSet.h"
 
 #include <fmt/format.h>
 #include <sys/resource.h>
@@ -42,6 +43,8 @@ double peak_rss_mb() {
 
 // A query (or engine) above this is run once; below it, repeated for its time.
 constexpr double kSlowMs = 200;
+// The target for parametric obligations: each decided within a second on one core.
+constexpr double kParametricTargetMs = 1000;
 
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
@@ -513,7 +516,36 @@ json run_bench(const BenchOptions& opt) {
   }
   result["ptx"] = ptx;
 
-  // (f) the limits.
+  // (f) the parametric obligations (bench/ParametricSet.h): each decided for every value by the
+  // auto engine in this process (one core), against its argued truth.
+  json parametric = json::array();
+  size_t parametric_wrong = 0, parametric_slow = 0;
+  double parametric_worst_ms = 0;
+  for (const ParametricCase& c : opt.parametric ? parametric_cases() : std::vector<ParametricCase>{}) {
+    say("parametric: " + c.name);
+    std::vector<double> t;
+    ParametricDecision d;
+    for (int rep = 0; rep < std::max(1, opt.repeats); ++rep) {
+      Stopwatch clock;
+      d = decide_case(c, c.params, Engine::Auto);
+      t.push_back(clock.elapsed_ms());
+    }
+    const std::string verdict = verdict_name(d.outcome.verdict);
+    const bool correct = d.outcome.verdict == (c.holds ? Verdict::Proven : Verdict::Refuted);
+    int64_t values = 1;
+    for (const ParamSpec& p : c.params) values *= param_value_count(p);
+    const double ms = median(t);
+    parametric_wrong += !correct;
+    parametric_slow += ms > kParametricTargetMs;
+    parametric_worst_ms = std::max(parametric_worst_ms, ms);
+    parametric.push_back({{"family", c.family}, {"name", c.name}, {"property", parametric_property_name(c.property)},
+                          {"layout", c.layout}, {"values", values}, {"expected", c.holds ? "proven" : "refuted"},
+                          {"verdict", verdict}, {"correct", correct}, {"engine", engine_name(d.outcome.engine)},
+                          {"time_ms", ms}, {"reason", d.outcome.reason}});
+  }
+  result["parametric"] = parametric;
+
+  // (g) the limits.
   if (opt.limits) result["limits"] = limits_section(LimitsOptions{opt.layoutproof, {}, opt.cache_files, opt.progress});
 
   // The targets.
@@ -539,6 +571,12 @@ json run_bench(const BenchOptions& opt) {
   double peak = std::max(peak_rss_mb(), peak_query_rss);
   for (const auto& c : corpus)
     if (c.contains("cold")) peak = std::max({peak, c["cold"]["peak_rss_mb"].get<double>(), c["warm"]["peak_rss_mb"].get<double>()});
+  if (opt.parametric) {
+    target(fmt::format("parametric obligations ({}) not decided as argued (unknown or wrong)", parametric.size()),
+           static_cast<double>(parametric_wrong), 0, "");
+    target("parametric obligations over 1 s on one core", static_cast<double>(parametric_slow), 0, "");
+    target("slowest parametric obligation", parametric_worst_ms / 1000, kParametricTargetMs / 1000, "s");
+  }
   target("peak memory", peak, 1024, "MiB");
   target("engine disagreements (soundness)", static_cast<double>(disagreements.size()), 0, "");
   if (result.contains("limits")) {
@@ -627,6 +665,16 @@ std::string render_tables(const json& r) {
     s += fmt::format("\n!!! SOUNDNESS BUG: {} queries where engines that decided disagree; their results are not counted:\n",
                      r["disagreements"].size());
     for (const auto& q : r["disagreements"]) s += "!!!   " + q.dump() + "\n";
+  }
+  if (r.contains("parametric") && !r["parametric"].empty()) {
+    s += "\nPARAMETRIC OBLIGATIONS: every value decided, auto engine, one core (median of the repeats)\n";
+    s += fmt::format("{:<16} {:<24} {:<15} {:>12} {:<9} {:<9} {:>10}  {}\n", "family", "case", "property", "values", "expected",
+                     "verdict", "ms", "how");
+    for (const auto& p : r["parametric"])
+      s += fmt::format("{:<16} {:<24} {:<15} {:>12} {:<9} {:<9} {:>10.1f}  {}{}\n", p["family"].get<std::string>(),
+                       p["name"].get<std::string>(), p["property"].get<std::string>(), p["values"].get<int64_t>(),
+                       p["expected"].get<std::string>(), p["verdict"].get<std::string>(), p["time_ms"].get<double>(),
+                       p["reason"].get<std::string>().substr(0, 100), p["correct"].get<bool>() ? "" : "  <== WRONG");
   }
   if (r.contains("limits")) {
     s += "\nLIMITS: the worst inputs, each its own process (wall and its peak RSS against its bounds)\n";

@@ -10,6 +10,8 @@
 //   engines     every query (corpus and scaling) with z3, enum, f2 and auto: each engine's time,
 //               auto / fastest, and every disagreement between engines that decided (a soundness
 //               bug, reported loudly and failing the run)
+//   parametric  the parametric obligations (bench/ParametricSet.h), each decided for every value by
+//               the auto engine: verdict against the argued truth, time
 //   ptx         `check` of each PTX file (the PTX front end) on one core: lines, obligations, wall time
 //   limits      the worst inputs the gate has met, each in its own process with its budget: within
 //               the budget plus 10% and under its memory cap (bench/Limits.h); the result cache on
@@ -42,6 +44,7 @@ struct BenchOptions {
   bool isolate = true;              ///< fork a child for each corpus run and each query's engine runs
   unsigned z3_timeout_ms = 1000;    ///< per Z3 query in the comparisons (a timeout is "undecided")
   bool limits = true;               ///< run the limits section
+  bool parametric = true;           ///< run the parametric section
   std::string layoutproof = "/proc/self/exe";  ///< the binary the limits section runs
   size_t cache_files = 100000;      ///< files of the limits section's cache case (0: none)
   /// Progress lines (section names), e.g. to stderr; may be empty.

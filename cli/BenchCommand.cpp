@@ -32,6 +32,7 @@ class BenchCommand : public Command {
     sub->add_option("--z3-timeout-ms", opt_.z3_timeout_ms, "Z3 limit per query in the comparisons (a timeout is undecided)");
     sub->add_option("--jobs", opt_.jobs, "Files checked in parallel (default: one per core)");
     sub->add_flag("--no-limits", no_limits_, "Skip the limits section (the worst inputs, each in its own process)");
+    sub->add_flag("--no-parametric", no_parametric_, "Skip the parametric obligations (bench/ParametricSet.h)");
     sub->add_option("--cache-files", opt_.cache_files, "Files of the limits section's cache case (0: none)");
     sub->add_flag("--no-isolate", no_isolate_, "Run everything in this process (peak memory is then the process's)");
     sub->add_flag("--fail-on-miss", fail_on_miss_, "Exit 1 when a target is missed");
@@ -48,6 +49,7 @@ class BenchCommand : public Command {
     opt_.engines = !no_engines_;
     opt_.isolate = !no_isolate_;
     opt_.limits = !no_limits_;
+    opt_.parametric = !no_parametric_;
     if (!quiet_) opt_.progress = [](const std::string& s) { std::cerr << "bench: " << s << "\n"; };
     bench::json r;
     if (!from_json_.empty()) {
@@ -70,7 +72,7 @@ class BenchCommand : public Command {
   bench::BenchOptions opt_;
   std::vector<std::string> paths_;
   std::string output_, from_json_;
-  bool json_ = false, no_engines_ = false, no_isolate_ = false, no_limits_ = false, fail_on_miss_ = false, quiet_ = false;
+  bool json_ = false, no_engines_ = false, no_isolate_ = false, no_limits_ = false, no_parametric_ = false, fail_on_miss_ = false, quiet_ = false;
 };
 
 }  // namespace

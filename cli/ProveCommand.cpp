@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <numeric>
 #include <nlohmann/json.hpp>
 
 #include "hw/Arch.h"
@@ -16,7 +17,7 @@
 #include "cli/ImageJson.h"
 #include "cli/LayoutArg.h"
 #include "hw/HwError.h"
-#include "solver/BankConflicts.h"
+#include "solver/ParametricConflicts.h"
 #include "analyzer/algebra/Operations.h"
 #include "solver/Composition.h"
 #include "solver/Coverage.h"
@@ -92,7 +93,8 @@ class ProveCommand : public Command {
                           "(default every lane)");
     conflict_->add_option("--param", param_options_,
                           fmt::format("Parameter NAME=LO..HI[%MULTIPLE] the layouts use; every value is decided, one "
-                                      "instance at a time (at most {} value vectors)",
+                                      "instance at a time, or by residue classes where a parameter stands only in the "
+                                      "buffer's strides (at most {} instances)",
                                       kMostConflictInstances));
     common(conflict_);
     return sub;
@@ -212,21 +214,27 @@ class ProveCommand : public Command {
                                     const ParsedLayout& lanes, const Make& make) {
     const Parametric smem_params{params.specs, smem.param_uses}, lane_params{params.specs, lanes.param_uses};
     const Stopwatch clock;
-    const auto instances = prove_conflict_free_per_value(
-        params.specs,
-        [&](const std::vector<int64_t>& v) {
-          return make(instantiate(smem.layout, smem_params, v), instantiate(lanes.layout, lane_params, v));
-        },
+    std::vector<size_t> all_specs(params.specs.size());
+    std::iota(all_specs.begin(), all_specs.end(), size_t{0});
+    const auto decided = prove_conflict_free_over_values(
+        ParametricConflictQuery{params.specs,
+                                [&](const std::vector<int64_t>& v) {
+                                  return make(instantiate(smem.layout, smem_params, v),
+                                              instantiate(lanes.layout, lane_params, v));
+                                },
+                                affine_stride_params(smem_params, lane_params, all_specs)},
         engine, limits_);
     out["property"] = "conflict-free";
-    if (!instances) {
+    if (!decided) {
       Outcome o;
       o.engine = engine;
-      o.reason = fmt::format("the parameters take more than {} value vectors; bank conflicts over parameters are decided "
-                             "one instance at a time",
+      o.reason = fmt::format("deciding every value needs more than {} instances; bank conflicts over parameters are "
+                             "decided one instance at a time, or by residue classes where a parameter stands only in "
+                             "the buffer's strides (narrow the ranges or add a multiple)",
                              kMostConflictInstances);
       return o;
     }
+    const std::vector<ConflictInstance>* instances = &decided->instances;
     const ConflictInstance* decisive = nullptr;
     for (const ConflictInstance& inst : *instances)
       if (!inst.invalid.empty() || inst.result.verdict != Verdict::Proven) {
@@ -248,10 +256,11 @@ class ProveCommand : public Command {
     describe_conflicts(out, *decisive->access, r);
     if (out.contains("counterexample")) out["counterexample"]["params"] = values;
     r.time_ms = clock.elapsed_ms();
-    const std::string scope = fmt::format("{} parameter value{}", instances->size(), instances->size() == 1 ? "" : "s");
-    r.reason = every ? fmt::format("every one of the {} proven; the worst, with {}", scope, label)
-                     : fmt::format("with {}, the first of the {} in ascending order that is not proven{}", label, scope,
-                                   r.reason.empty() ? "" : ": " + r.reason);
+    const std::string scope = fmt::format("{} parameter value{}", decided->value_vectors, decided->value_vectors == 1 ? "" : "s");
+    const std::string how = decided->reduction.empty() ? "" : fmt::format(" ({})", decided->reduction);
+    r.reason = every ? fmt::format("every one of the {} proven{}; the worst, with {}", scope, how, label)
+                     : fmt::format("with {}, the first of the {} in ascending order that is not proven{}{}", label, scope,
+                                   how, r.reason.empty() ? "" : ": " + r.reason);
     return r;
   }
 

@@ -4,7 +4,7 @@
 #include "hw/AsyncCopy.h"
 #include "rules/DeclaredAccess.h"
 #include "rules/Rule.h"
-#include "solver/BankConflicts.h"
+#include "solver/ParametricConflicts.h"
 #include "rules/RuleSupport.h"
 #include "hw/HwError.h"
 #include "solver/Obligation.h"

@@ -5,7 +5,7 @@
 #include "rules/Rule.h"
 #include "rules/DeclaredAccess.h"
 #include "rules/RuleSupport.h"
-#include "solver/BankConflicts.h"
+#include "solver/ParametricConflicts.h"
 
 namespace lp::rules {
 
@@ -92,6 +92,14 @@ class BankConflictRule : public Rule {
     std::string label;  ///< "M=72, N=8"
     std::string names;  ///< "M and N"
     int64_t count = 0;  ///< admissible value vectors
+    int64_t decided = 0;  ///< instances decided, fewer than count when the others follow by residue classes
+    /// The decided instances and the values they stand for: "8 instances", "65536 values; 72 decided, the others by
+    /// residue classes"
+    std::string scope() const {
+      if (decided < count)
+        return fmt::format("{} values; {} decided, the others by residue classes", count, decided);
+      return fmt::format("{} instance{}", count, count == 1 ? "" : "s");
+    }
   };
 
   // An access whose buffer or lane map uses parameters, decided for every admissible value one
@@ -101,31 +109,35 @@ class BankConflictRule : public Rule {
                                 const annotate::BufferDecl& buf, const std::vector<Claim>& claims, const std::string& what,
                                 FindingSink& sink) {
     const ParametricAccess pa = *parametric_access(ctx.graph, buf, acc);
-    const auto instances = prove_conflict_free_per_value(pa.specs, pa.make, ctx.config.engine, ctx.config.limits);
-    if (!instances) {
+    const auto decided = prove_conflict_free_over_values(ParametricConflictQuery{pa.specs, pa.make, pa.affine_in_strides},
+                                                         ctx.config.engine, ctx.config.limits);
+    if (!decided) {
       for (const Claim& c : claims) {
         const annotate::Statement& owner = c.expect ? *c.expect : s;
         sink.obligation(owner, owner.loc, c.description(what), false, 0);
         sink.report(owner, unknown_finding(s.loc, c.description(what),
-                                           fmt::format("there are more than {} values of {}; bank conflicts over "
-                                                       "parameters are decided one instance at a time (narrow the ranges "
-                                                       "or add a multiple)",
-                                                       kMostConflictInstances, pa.names)));
+                                           fmt::format("deciding every value of {} needs more than {} instances; bank "
+                                                       "conflicts over parameters are decided one instance at a time, or "
+                                                       "by residue classes where a parameter stands only in the buffer's "
+                                                       "strides (narrow the ranges or add a multiple)",
+                                                       pa.names, kMostConflictInstances)));
       }
       return;
     }
     for (size_t i = 0; i < claims.size(); ++i) {
       const ConflictInstance* decisive = nullptr;
-      for (const ConflictInstance& inst : *instances)
+      const std::vector<ConflictInstance>& instances = decided->instances;
+      for (const ConflictInstance& inst : instances)
         if (!inst.invalid.empty() || !claims[i].holds(inst.result)) {
           decisive = &inst;
           break;
         }
       if (!decisive)
-        decisive = &*std::max_element(instances->begin(), instances->end(), [](const auto& a, const auto& b) {
+        decisive = &*std::max_element(instances.begin(), instances.end(), [](const auto& a, const auto& b) {
           return a.result.wavefronts < b.result.wavefronts;
         });
-      const Values values{pa.label(decisive->values), pa.names, pa.value_count()};
+      const Values values{pa.label(decisive->values), pa.names, decided->value_vectors,
+                          static_cast<int64_t>(instances.size())};
       if (!decisive->invalid.empty()) {
         const annotate::Statement& owner = claims[i].expect ? *claims[i].expect : s;
         sink.obligation(owner, owner.loc, claims[i].description(what), false, 0);
@@ -161,8 +173,7 @@ class BankConflictRule : public Rule {
     const annotate::Statement& owner = claim.expect ? *claim.expect : s;
     // With parameters: the obligation covers every value; a finding names the values it failed at.
     const std::string description =
-        values ? fmt::format("{} for every value of {} ({} instance{})", claim.description(what), values->names, values->count,
-                           values->count == 1 ? "" : "s")
+        values ? fmt::format("{} for every value of {} ({})", claim.description(what), values->names, values->scope())
                : claim.description(what);
     auto report = [&](rules::Finding f) {
       if (values)

@@ -76,7 +76,7 @@ Parametric BufferGraph::params_of(const ParsedLayout& parsed) const {
 std::optional<NamedLayout> BufferGraph::layout_of(const std::string& name) const {
   const annotate::BufferDecl* b = buffer(name);
   if (!b) return std::nullopt;
-  if (b->layout) return NamedLayout{b->layout->parsed.layout, params_of(b->layout->parsed), b->layout->loc};
+  if (b->layout) return NamedLayout{b->layout->parsed.layout, params_of(b->layout->parsed).used_only(), b->layout->loc};
   if (b->fragment) return NamedLayout{b->fragment->fragment->layout, {}, b->fragment->name.loc};
   return std::nullopt;
 }

@@ -40,7 +40,8 @@ class BufferGraph {
   /// Statements that touch buffer `name`, in file order.
   std::vector<const annotate::Statement*> users(const std::string& name) const;
   /// The layout a declared name stands for: a buffer's layout or fragment. Compose and divide
-  /// results are the algebra's business (rules/AlgebraRule.cpp) and are not resolved here.
+  /// results are the algebra's business (rules/AlgebraRule.cpp) and are not resolved here. Its
+  /// parameters are those the layout uses (Parametric::used_only).
   std::optional<NamedLayout> layout_of(const std::string& name) const;
   /// The file's parameters with the uses of one parsed layout.
   Parametric params_of(const ParsedLayout& parsed) const;

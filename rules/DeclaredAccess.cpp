@@ -6,6 +6,7 @@
 
 #include "analyzer/ir/Checked.h"
 #include "hw/Arch.h"
+#include "solver/ParametricConflicts.h"
 
 namespace lp::rules {
 
@@ -28,7 +29,7 @@ std::optional<ParametricAccess> parametric_access(const BufferGraph& graph, cons
   const Parametric smem_params = graph.params_of(buf.layout->parsed), lane_params = graph.params_of(acc.lanes.parsed);
   std::vector<size_t> used;
   for (const Parametric* p : {&smem_params, &lane_params})
-    for (const ParamUse& u : p->uses) used.push_back(u.param);
+    for (const ParamUse& u : p->uses) used.insert(used.end(), u.term.params.begin(), u.term.params.end());
   if (used.empty()) return std::nullopt;
   std::sort(used.begin(), used.end());
   used.erase(std::unique(used.begin(), used.end()), used.end());
@@ -37,6 +38,7 @@ std::optional<ParametricAccess> parametric_access(const BufferGraph& graph, cons
     out.specs.push_back(smem_params.specs[used[k]]);
     out.names += (k == 0 ? "" : k + 1 == used.size() ? " and " : ", ") + out.specs.back().name;
   }
+  out.affine_in_strides = affine_stride_params(smem_params, lane_params, used);
   out.make = [&buf, &acc, smem_params, lane_params, used](const std::vector<int64_t>& values) {
     std::vector<int64_t> all;  // a parameter neither layout uses takes any value: its largest
     for (const ParamSpec& p : smem_params.specs) all.push_back(p.hi);

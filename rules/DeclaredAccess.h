@@ -24,6 +24,8 @@ struct ParametricAccess {
   std::string names;  ///< "M", "M and N"
   /// The access at one value per spec; throws AccessError for an instance that cannot be modelled.
   std::function<SmemAccess(const std::vector<int64_t>&)> make;
+  /// Per spec: it stands only in the buffer's strides, once per term (solver/ParametricConflicts.h).
+  std::vector<bool> affine_in_strides;
   std::string label(const std::vector<int64_t>& values) const;  ///< "M=72, N=8"
   int64_t value_count() const;                                   ///< admissible value vectors
 };

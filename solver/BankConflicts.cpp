@@ -592,31 +592,6 @@ ConflictResult prove_conflict_free(const SmemAccess& access, Engine engine, cons
   return decide(o, engine, limits);
 }
 
-std::optional<std::vector<ConflictInstance>> prove_conflict_free_per_value(
-    const std::vector<ParamSpec>& specs, const std::function<SmemAccess(const std::vector<int64_t>&)>& make,
-    Engine engine, const SolverLimits& limits) {
-  const Parametric counted{specs, {}};
-  std::optional<std::vector<std::vector<int64_t>>> all = all_param_values(counted, kMostConflictInstances);
-  if (!all) return std::nullopt;
-  std::vector<ConflictInstance> out;
-  for (std::vector<int64_t>& values : *all) {
-    ConflictInstance inst;
-    inst.values = std::move(values);
-    try {
-      inst.access = make(inst.values);
-    } catch (const AccessError& e) {
-      inst.invalid = e.what();
-      out.push_back(std::move(inst));
-      break;
-    }
-    inst.result = prove_conflict_free(*inst.access, engine, limits);
-    const bool stop = inst.result.verdict == Verdict::Unknown;
-    out.push_back(std::move(inst));
-    if (stop) break;
-  }
-  return out;
-}
-
 Rerun rerun_conflict_free(const SmemAccess& access, Engine engine, const SolverLimits& limits) {
   ConflictResult r = prove_conflict_free(access, engine, limits);
   if (r.verdict == Verdict::Unknown) return Rerun{r, ""};

@@ -3,12 +3,10 @@
 // base the alignment allows, needs more wavefronts than the hardware's ideal; every address is
 // aligned and inside the buffer; and each lane's vector covers exactly the consecutive logical
 // elements it claims. Also computes the exact worst-case wavefronts of a single instruction.
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "analyzer/ir/Parametric.h"
 #include "solver/QueryLog.h"
 #include "solver/Result.h"
 #include "solver/SmemAccess.h"
@@ -42,27 +40,6 @@ struct ConflictResult : Outcome {
 };
 
 ConflictResult prove_conflict_free(const SmemAccess& access, Engine engine, const SolverLimits& limits = {});
-
-/// One parameter value vector of an access whose buffer or lane map uses parameters: the access
-/// it gives and its decision, or why that instance cannot be modelled.
-struct ConflictInstance {
-  std::vector<int64_t> values;  ///< one per parameter, in the order given
-  std::optional<SmemAccess> access;
-  ConflictResult result;
-  std::string invalid;  ///< set when building the instance's access failed (AccessError)
-};
-
-/// At most this many parameter value vectors are decided one by one (counted, never built).
-inline constexpr int64_t kMostConflictInstances = 4096;
-
-/// Decides an access for every admissible value of `specs`, one instance at a time, values in
-/// ascending order (the first parameter most significant): `make` builds the access of a value
-/// vector and throws AccessError for an instance that cannot be modelled. Deciding stops after an
-/// instance that is invalid or unknown, so every instance before the last was decided. Nullopt
-/// when the parameters have more than kMostConflictInstances value vectors.
-std::optional<std::vector<ConflictInstance>> prove_conflict_free_per_value(
-    const std::vector<ParamSpec>& specs, const std::function<SmemAccess(const std::vector<int64_t>&)>& make,
-    Engine engine, const SolverLimits& limits = {});
 
 /// prove_conflict_free as a benchmark re-run (solver/QueryLog.h): engines must agree on the
 /// verdict and, when decided, on the wavefronts, the ideal and whether an access left memory.

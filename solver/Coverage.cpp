@@ -158,11 +158,65 @@ uint64_t target_magnitude(const Target& t) {
   return m;
 }
 
+// A proof for every parameter value that needs no bit-blasting. A scalar layout whose modes, in
+// some order, each stride at most one past everything the modes before them reach,
+// 0 < S_k <= 1 + sum_{i<k} (E_i - 1) S_i, reaches every offset from its offset o to
+// o + sum (E_i - 1) S_i (by induction: each mode's copies of the interval so far touch or overlap),
+// so it covers a target range inside that interval. The order is the instance's (ascending
+// stride); Z3 proves the inequalities over the integers for every admissible parameter value.
+// Nullopt when the layout is not of this form or some value breaks an inequality (which says
+// nothing: the bit-vector query decides).
+constexpr unsigned kContiguityTimeoutMs = 2000;
+
+std::optional<std::string> contiguous_for_every_value(z3::context& ctx, const Layout& l, const Target& t,
+                                                      const Parametric& params, const SolverLimits& limits) {
+  if (!l.is_scalar() || !l.stages().empty() || !l.replicas().empty() || !l.has_domain() || t.axis.size() != 1)
+    return std::nullopt;
+  const Z3IntegerParams ints(ctx, params);
+  struct Term {
+    int64_t instance_stride;
+    z3::expr extent, stride;
+  };
+  std::vector<Term> modes;
+  z3::expr broken = ctx.bool_val(false);  // some admissible value breaks a premise
+  for (size_t k = 0; k < l.modes().size(); ++k) {
+    const Mode& m = l.modes()[k];
+    if (m.extent == 1) continue;  // an extent grows with its parameter: 1 at the largest is 1 always
+    if (m.stride[0] <= 0) return std::nullopt;
+    const z3::expr stride = ints.value(ParamUse::Field::Stride, k, m.stride[0]);
+    broken = broken || stride <= ctx.int_val(0);
+    modes.push_back(Term{m.stride[0], ints.value(ParamUse::Field::Extent, k, m.extent), stride});
+  }
+  std::stable_sort(modes.begin(), modes.end(), [](const Term& a, const Term& b) { return a.instance_stride < b.instance_stride; });
+  z3::expr reach = ctx.int_val(0);
+  for (const Term& m : modes) {
+    broken = broken || m.stride > reach + ctx.int_val(1);
+    reach = reach + (m.extent - ctx.int_val(1)) * m.stride;
+  }
+  const z3::expr offset = ctx.int_val(l.offset().empty() ? 0 : l.offset()[0]);
+  broken = broken || ctx.int_val(t.ranges[0].lo) < offset || ctx.int_val(t.ranges[0].hi) > offset + reach;
+  z3::solver s(ctx);
+  z3::params sp(ctx);
+  sp.set("timeout", std::min(kContiguityTimeoutMs, z3_check_timeout_ms(limits)));
+  s.set(sp);
+  s.add(ints.admissible() && broken);
+  std::string why;
+  if (checked_check(s, &why) != z3::unsat) return std::nullopt;
+  return std::string("for every parameter value, each mode, by stride, starts at most one past the offsets the modes "
+                     "below it reach: every offset of the target is reached (Z3 over the integers)");
+}
+
 CoverageResult by_z3(const Layout& l, const Target& t, const SolverLimits& limits, const Parametric* params) {
   CoverageResult r;
   r.engine = Engine::Z3;
   Z3Context z3_context(limits);
   z3::context& ctx = z3_context();
+  if (params && !params->empty())
+    if (std::optional<std::string> why = contiguous_for_every_value(ctx, l, t, *params, limits)) {
+      r.verdict = Verdict::Proven;
+      r.reason = *why;
+      return r;
+    }
   try {
     Z3Layout enc(ctx, l, target_magnitude(t), 0, params);
     Z3Instance any = enc.instantiate("x_");
@@ -245,37 +299,37 @@ std::optional<std::string> confirm_uncovered(const Layout& instance, const Param
 // significant, each ascending) whose instance leaves a target point uncovered, and there the
 // first uncovered point in the target's order (by_enumeration's witness). Within kMinimizePoints
 // points over kMinimizeInstances instances; past either the witness stays.
-bool minimize_uncovered(const Layout& l, const Parametric* params, const Target& t, CoverageResult& r,
-                        const SolverLimits& limits) {
-  int64_t points = std::min(limits.max_enumeration, kMinimizePoints);
-  auto first_uncovered = [&](const Layout& inst) -> std::optional<CoverageWitness> {
+std::optional<CoverageWitness> smallest_uncovered(const Layout& l, const Parametric& params, const Target& t,
+                                                  const SolverLimits& limits, int64_t points) {
+  std::optional<CoverageWitness> found;
+  visit_param_values(params, kMinimizeInstances, [&](const std::vector<int64_t>& values) {
+    const Layout inst = instantiate(l, params, values);
     const int64_t cost = inst.size() * inst.replica_count() + t.box_size;
-    if (cost > points) {
-      points = -1;
-      return std::nullopt;
-    }
+    if (cost > points) return true;  // out of budget
     points -= cost;
     CoverageResult e = by_enumeration(inst, t, limits);
-    if (e.verdict == Verdict::Refuted) return e.witness;
-    return std::nullopt;
-  };
-  if (!params || params->empty()) {
-    std::optional<CoverageWitness> w = first_uncovered(l);
-    if (!w || w->uncovered == r.witness->uncovered) return false;
-    r.witness = std::move(w);
-    return true;
-  }
-  bool rewritten = false;
-  visit_param_values(*params, kMinimizeInstances, [&](const std::vector<int64_t>& values) {
-    if (points < 0) return true;  // out of budget: the witness stays
-    std::optional<CoverageWitness> w = first_uncovered(instantiate(l, *params, values));
-    if (!w) return false;
-    rewritten = values != r.witness->params || w->uncovered != r.witness->uncovered;
-    w->params = values;
-    r.witness = std::move(w);
+    if (e.verdict != Verdict::Refuted) return false;
+    found = std::move(e.witness);
+    found->params = values;
     return true;
   });
-  return rewritten;
+  return found;
+}
+
+bool minimize_uncovered(const Layout& l, const Parametric* params, const Target& t, CoverageResult& r,
+                        const SolverLimits& limits) {
+  const int64_t points = std::min(limits.max_enumeration, kMinimizePoints);
+  if (!params || params->empty()) {
+    if (l.size() * l.replica_count() + t.box_size > points) return false;
+    CoverageResult e = by_enumeration(l, t, limits);
+    if (e.verdict != Verdict::Refuted || e.witness->uncovered == r.witness->uncovered) return false;
+    r.witness = std::move(e.witness);
+    return true;
+  }
+  std::optional<CoverageWitness> w = smallest_uncovered(l, *params, t, limits, points);
+  if (!w || (w->params == r.witness->params && w->uncovered == r.witness->uncovered)) return false;
+  r.witness = std::move(w);
+  return true;
 }
 
 }  // namespace
@@ -325,8 +379,34 @@ CoverageResult prove_covers(const Layout& layout, const std::vector<AxisRange>& 
       return e;
     };
     o.by_z3 = [&] { return by_z3(layout, t, limits, params); };
+    // Before Z3 (auto): the smallest values first (an uncovered point there is already the
+    // smallest counterexample).
+    o.search = [&] {
+      CoverageResult r;
+      r.engine = Engine::Enum;
+      r.reason = "no uncovered point among the smallest parameter values";
+      if (auto w = smallest_uncovered(layout, *params, t, limits, std::min(limits.max_enumeration, kSearchPoints))) {
+        r.verdict = Verdict::Refuted;
+        r.witness = std::move(w);
+      }
+      return r;
+    };
+    // Small when every instance together is: the exact total of their domains and targets.
     o.small = [&] {
-      return all_param_values(*params, kAutoEnumerationLimit / (layout.size() * layout.replica_count())).has_value();
+      constexpr int64_t kMostSmallValueVectors = int64_t{1} << 16;
+      int64_t vectors = 1;
+      for (const ParamSpec& p : params->specs) {
+        const int64_t c = param_value_count(p);
+        if (c > kMostSmallValueVectors || vectors * c > kMostSmallValueVectors) return false;
+        vectors *= c;
+      }
+      int64_t total = 0;
+      visit_param_values(*params, vectors, [&](const std::vector<int64_t>& values) {
+        const Layout inst = instantiate(layout, *params, values);
+        total += inst.size() * inst.replica_count() + t.box_size;
+        return total > kAutoEnumerationLimit;
+      });
+      return total <= kAutoEnumerationLimit;
     };
   } else {
     o.by_f2 = [&] { return by_f2(layout, t); };

@@ -196,20 +196,8 @@ constexpr unsigned kNestingTimeoutMs = 2000;
 std::optional<std::string> nested_for_every_value(z3::context& ctx, const Layout& l, const Parametric& params,
                                                   const SolverLimits& limits) {
   if (!l.is_scalar() || !l.stages().empty() || !l.replicas().empty() || !l.has_domain()) return std::nullopt;
-  std::vector<z3::expr> vars;
-  z3::expr admissible = ctx.bool_val(true);
-  for (size_t j = 0; j < params.specs.size(); ++j) {
-    const ParamSpec& p = params.specs[j];
-    z3::expr k = ctx.int_const(fmt::format("k{}", j).c_str());
-    vars.push_back(k * ctx.int_val(p.multiple));  // a multiple of p.multiple
-    admissible = admissible && vars.back() >= ctx.int_val(p.lo) && vars.back() <= ctx.int_val(p.hi);
-  }
-  auto term = [&](ParamUse::Field field, size_t mode, int64_t constant) {
-    for (const ParamUse& u : params.uses)
-      if (u.field == field && u.mode == mode && u.axis == 0)
-        return vars[u.param] * ctx.int_val(u.coeff) + ctx.int_val(u.offset);
-    return ctx.int_val(constant);
-  };
+  const Z3IntegerParams ints(ctx, params);
+  auto term = [&](ParamUse::Field field, size_t mode, int64_t constant) { return ints.value(field, mode, constant); };
   struct Term {
     int64_t instance_stride;
     z3::expr extent, magnitude;  // |stride| for every value, given the sign proven below
@@ -236,7 +224,7 @@ std::optional<std::string> nested_for_every_value(z3::context& ctx, const Layout
   z3::params sp(ctx);
   sp.set("timeout", std::min(kNestingTimeoutMs, z3_check_timeout_ms(limits)));
   s.set(sp);
-  s.add(admissible && broken);
+  s.add(ints.admissible() && broken);
   std::string why;
   if (checked_check(s, &why) != z3::unsat) return std::nullopt;
   return std::string("for every parameter value, each mode strides past all the offsets the modes below it reach "
@@ -350,38 +338,56 @@ std::optional<std::string> confirm_collision(const Layout& instance, const Param
 // witness). Enumerates at most kMinimizePoints points over at most kMinimizeInstances instances;
 // past either the witness stays as found.
 
-bool minimize_collision(const Layout& l, const Parametric* params, InjectivityResult& r, const SolverLimits& limits) {
-  int64_t points = std::min(limits.max_enumeration, kMinimizePoints);
-  auto first_collision = [&](const Layout& inst) -> std::optional<InjectivityWitness> {
+// The first collision of the smallest parameter values whose instance has one (values ascending,
+// the first parameter most significant), enumerating at most `points` points over at most
+// kMinimizeInstances instances; nullopt when none is found within them.
+std::optional<InjectivityWitness> smallest_collision(const Layout& l, const Parametric& params, const SolverLimits& limits,
+                                                     int64_t points) {
+  std::optional<InjectivityWitness> found;
+  visit_param_values(params, kMinimizeInstances, [&](const std::vector<int64_t>& values) {
+    const Layout inst = instantiate(l, params, values);
     const int64_t cost = inst.size() * inst.replica_count();
-    if (cost > points) {
-      points = -1;  // out of budget: stop
-      return std::nullopt;
-    }
+    if (cost > points) return true;  // out of budget
     points -= cost;
     InjectivityResult e = by_enumeration(inst, limits);
-    if (e.verdict == Verdict::Refuted) return e.witness;
-    return std::nullopt;
-  };
-  if (!params || params->empty()) {
-    std::optional<InjectivityWitness> w = first_collision(l);
-    if (!w || (w->index_a == r.witness->index_a && w->index_b == r.witness->index_b)) return false;
-    r.witness = std::move(w);
-    return true;
-  }
-  // Value vectors in ascending order; the witness's own values collide, so the search ends there
-  // at the latest.
-  bool rewritten = false;
-  visit_param_values(*params, kMinimizeInstances, [&](const std::vector<int64_t>& values) {
-    if (points < 0) return true;  // out of budget: the witness stays
-    std::optional<InjectivityWitness> w = first_collision(instantiate(l, *params, values));
-    if (!w) return false;
-    rewritten = values != r.witness->params || w->index_a != r.witness->index_a || w->index_b != r.witness->index_b;
-    w->params = values;
-    r.witness = std::move(w);
+    if (e.verdict != Verdict::Refuted) return false;
+    found = std::move(e.witness);
+    found->params = values;
     return true;
   });
-  return rewritten;
+  return found;
+}
+
+bool minimize_collision(const Layout& l, const Parametric* params, InjectivityResult& r, const SolverLimits& limits) {
+  const int64_t points = std::min(limits.max_enumeration, kMinimizePoints);
+  if (!params || params->empty()) {
+    if (l.size() * l.replica_count() > points) return false;
+    InjectivityResult e = by_enumeration(l, limits);
+    if (e.verdict != Verdict::Refuted ||
+        (e.witness->index_a == r.witness->index_a && e.witness->index_b == r.witness->index_b))
+      return false;
+    r.witness = std::move(e.witness);
+    return true;
+  }
+  // The witness's own values collide, so the search ends there at the latest.
+  std::optional<InjectivityWitness> w = smallest_collision(l, *params, limits, points);
+  if (!w || (w->params == r.witness->params && w->index_a == r.witness->index_a && w->index_b == r.witness->index_b))
+    return false;
+  r.witness = std::move(w);
+  return true;
+}
+
+// The layout without its stages when every stage is a bijection of the integers (an offset; a
+// swizzle, whose source and destination bits are disjoint; a byte swizzle that leaves the bytes
+// inside an element alone): two indices collide in the layout exactly when they collide in it.
+std::optional<Layout> bijective_core(const Layout& l) {
+  if (l.stages().empty()) return std::nullopt;
+  for (const Stage& s : l.stages())
+    if (s.kind == Stage::Kind::ByteSwizzle && (s.swizzle.dest_mask() & (std::max(1, s.element_bits / 8) - 1)) != 0)
+      return std::nullopt;
+  LayoutParts p = l.parts();
+  p.stages.clear();
+  return Layout::make(std::move(p));
 }
 
 }  // namespace
@@ -403,9 +409,25 @@ InjectivityResult prove_injective(const Layout& layout, Engine engine, const Sol
     if (r.witness) r.reason = fmt::format("indices {} and {} both map to the same point", r.witness->index_a, r.witness->index_b);
   };
   if (symbolic) {
+    // Over parameters, swizzles are peeled (bijective_core): no XOR is bit-blasted or evaluated,
+    // and the nesting proof applies to the core. A collision is re-checked on the layout itself.
+    const std::optional<Layout> core = bijective_core(layout);
+    const Layout& decided = core ? *core : layout;
     o.no_f2 = "the F2 engine does not take parameters";
-    o.by_enum = [&] { return by_enumeration_over_params(layout, *params, limits); };
-    o.by_z3 = [&] { return by_z3(layout, limits, params); };
+    o.by_enum = [&, decided] { return by_enumeration_over_params(decided, *params, limits); };
+    o.by_z3 = [&, decided] { return by_z3(decided, limits, params); };
+    // Before Z3 (auto): the smallest values first, where most mistakes show (a collision found
+    // there is already the smallest counterexample).
+    o.search = [&, decided] {
+      InjectivityResult r;
+      r.engine = Engine::Enum;
+      r.reason = "no collision among the smallest parameter values";
+      if (auto w = smallest_collision(decided, *params, limits, std::min(limits.max_enumeration, kSearchPoints))) {
+        r.verdict = Verdict::Refuted;
+        r.witness = std::move(w);
+      }
+      return r;
+    };
     // Small when every instance together is: the exact total, not the count of values times the
     // largest instance. A parameter standing for a stride makes the Z3 encoding non-linear (it
     // often times out): then up to the full enumeration limit.

@@ -78,8 +78,19 @@ Z3Layout::Z3Layout(z3::context& ctx, const Layout& layout, uint64_t extra_magnit
   }
   // Parameter values (and their products with coordinates, bounded by the instance's spans)
   // must fit too.
-  if (params_)
+  if (params_) {
     for (const ParamSpec& p : params_->specs) need = std::max<uint64_t>(need, static_cast<uint64_t>(p.hi));
+    // A term's product before its offset is added (M*N in M*N-1000) may exceed the term.
+    for (const ParamUse& u : params_->uses) {
+      ParamTerm product = u.term;
+      product.offset = 0;
+      try {
+        need = std::max<uint64_t>(need, checked_abs(product.value_at_end(params_->specs, true)));
+      } catch (const OverflowError&) {
+        throw EncodingError("a parameter term of this layout may exceed 63 bits; it cannot be encoded exactly");
+      }
+    }
+  }
   width_ = std::max<unsigned>({bit_length(need) + 2, static_cast<unsigned>(top_bit) + 2, 4}) + headroom_bits;
   if (width_ > 64) throw EncodingError("values of this layout may exceed 62 bits; it cannot be encoded exactly");
   if (params_)
@@ -101,10 +112,21 @@ z3::expr Z3Layout::term(ParamUse::Field field, size_t index, size_t axis, int64_
   if (params_)
     for (const ParamUse& u : params_->uses) {
       bool strided = field == ParamUse::Field::Stride || field == ParamUse::Field::ReplicaStride;
-      if (u.field == field && u.mode == index && (!strided || u.axis == axis))
-        return param_vars_[u.param] * constant(u.coeff) + constant(u.offset);
+      if (u.field == field && u.mode == index && (!strided || u.axis == axis)) return param_term(u.term);
     }
   return constant(constant_value);
+}
+
+z3::expr Z3Layout::param_term(const ParamTerm& t) const {
+  // With a divisor, scale * prod(P_i / m_i): the division is exact (P_i is a multiple of m_i) and
+  // no intermediate exceeds the term, so the width that holds the instance holds every step.
+  const bool divided = t.divisor != 1;
+  z3::expr v = constant(divided ? t.scale(params_->specs) : t.coeff);
+  for (size_t p : t.params) {
+    const int64_t m = params_->specs[p].multiple;
+    v = v * (divided && m > 1 ? z3::udiv(param_vars_[p], constant(m)) : param_vars_[p]);
+  }
+  return v + constant(t.offset);
 }
 
 z3::expr Z3Layout::extent(size_t mode) const {
@@ -187,6 +209,26 @@ int64_t Z3Layout::value(const z3::model& model, const z3::expr& e) const {
   uint64_t u = v.get_numeral_uint64();
   if (width_ < 64 && (u >> (width_ - 1)) & 1) u |= ~uint64_t{0} << width_;  // sign-extend
   return static_cast<int64_t>(u);
+}
+
+Z3IntegerParams::Z3IntegerParams(z3::context& ctx, const Parametric& params)
+    : ctx_(ctx), params_(params), admissible_(ctx.bool_val(true)) {
+  for (size_t j = 0; j < params.specs.size(); ++j) {
+    const ParamSpec& p = params.specs[j];
+    quotients_.push_back(ctx.int_const(("k_" + p.name).c_str()));
+    const z3::expr value = quotients_.back() * ctx.int_val(p.multiple);
+    admissible_ = admissible_ && value >= ctx.int_val(p.lo) && value <= ctx.int_val(p.hi);
+  }
+}
+
+z3::expr Z3IntegerParams::value(ParamUse::Field field, size_t mode, int64_t constant) const {
+  for (const ParamUse& u : params_.uses)
+    if (u.field == field && u.mode == mode && u.axis == 0) {
+      z3::expr v = ctx_.int_val(u.term.scale(params_.specs));  // term = scale * prod(k_j) + offset
+      for (size_t p : u.term.params) v = v * quotients_[p];
+      return v + ctx_.int_val(u.term.offset);
+    }
+  return ctx_.int_val(constant);
 }
 
 }  // namespace lp

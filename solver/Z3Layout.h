@@ -62,8 +62,28 @@ class Z3Layout {
   std::vector<z3::expr> param_vars_;
   /// Extent and stride terms: constants, or coeff * parameter where the layout uses one.
   z3::expr term(ParamUse::Field field, size_t index, size_t axis, int64_t constant_value) const;
+  /// A parameter term over the parameter variables (exact: ParamTerm's invariants).
+  z3::expr param_term(const ParamTerm& t) const;
   z3::expr extent(size_t mode) const;
   z3::expr stride(size_t mode, size_t axis) const;
+};
+
+/// A scalar parametric layout's extents and strides over Z3's mathematical integers, for arguments
+/// that need no bit-blasting (nesting and contiguity proofs): one variable per parameter for its
+/// quotient P / multiple, their admissible values, and each mode's extent and stride as its term.
+class Z3IntegerParams {
+ public:
+  Z3IntegerParams(z3::context& ctx, const Parametric& params);
+  /// Every parameter within its range (and a multiple of its multiple).
+  const z3::expr& admissible() const { return admissible_; }
+  /// Mode `mode`'s extent or memory stride: its parameter term where the layout has one, else `constant`.
+  z3::expr value(ParamUse::Field field, size_t mode, int64_t constant) const;
+
+ private:
+  z3::context& ctx_;
+  const Parametric& params_;
+  std::vector<z3::expr> quotients_;
+  z3::expr admissible_;
 };
 
 }  // namespace lp

@@ -29,7 +29,7 @@ struct ParseResult {
   std::shared_ptr<const SourceText> source;  ///< the whole file; every SourceLoc points here
   std::optional<Language> language;
   std::vector<Statement> statements;
-  std::vector<ParamSpec> params;  ///< every `param`, in order (ParamUse::param indexes this)
+  std::vector<ParamSpec> params;  ///< every `param`, in order (ParamTerm::params index this)
   std::vector<Diagnostic> diagnostics;
   bool skipped = false;  ///< not read at all (binary, too large, unknown file type)
   bool has_errors() const;

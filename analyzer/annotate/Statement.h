@@ -94,7 +94,7 @@ struct CuteDef {
 };
 
 /// `param NAME = LO..HI [% MULTIPLE]`. `index` is its position in ParseResult::params, which is
-/// what ParamUse::param in later layouts refers to. Invariant: 1 <= lo <= hi, multiple >= 1,
+/// what ParamTerm::params in later layouts refer to. Invariant: 1 <= lo <= hi, multiple >= 1,
 /// some multiple of `multiple` lies in [lo, hi].
 struct ParamDecl {
   Name name;

@@ -1,10 +1,14 @@
 #include "analyzer/ir/Parametric.h"
 
+#include <numeric>
+
 #include "analyzer/ir/Checked.h"
 
 namespace lp {
 
 namespace {
+
+__extension__ using Int128 = __int128;
 
 // The smallest admissible value (a multiple of `multiple` at or above lo, computed without
 // overflowing near INT64_MAX), or nullopt when none lies in lo..hi.
@@ -18,6 +22,74 @@ std::optional<int64_t> first_value(const ParamSpec& p) {
 }
 
 }  // namespace
+
+int64_t param_end_value(const ParamSpec& p, bool largest) {
+  const int64_t first = *first_value(p);
+  return largest ? first + (p.hi - first) / p.multiple * p.multiple : first;
+}
+
+int64_t ParamTerm::value(const std::vector<int64_t>& values) const {
+  // The product before the division may exceed the quotient: 128 bits hold it for two factors,
+  // and every further factor is checked.
+  Int128 product = coeff;
+  for (size_t p : params) {
+    product *= values[p];
+    if (product > INT64_MAX * static_cast<Int128>(divisor) || product < INT64_MIN * static_cast<Int128>(divisor))
+      throw OverflowError("integer overflow in parameter term");
+  }
+  const Int128 v = product / divisor + offset;
+  if (v > INT64_MAX || v < INT64_MIN) throw OverflowError("integer overflow in parameter term");
+  return static_cast<int64_t>(v);
+}
+
+int64_t ParamTerm::value_at_end(const std::vector<ParamSpec>& specs, bool largest) const {
+  std::vector<int64_t> values;
+  for (const ParamSpec& s : specs) values.push_back(param_end_value(s, largest));
+  return value(values);
+}
+
+bool ParamTerm::exact_for(const std::vector<ParamSpec>& specs) const {
+  // divisor | coeff * prod(m_i), reduced one factor at a time so nothing overflows.
+  int64_t rest = divisor / std::gcd(divisor, coeff < 0 ? -coeff : coeff);
+  for (size_t p : params) rest /= std::gcd(rest, specs[p].multiple);
+  return rest == 1;
+}
+
+int64_t ParamTerm::scale(const std::vector<ParamSpec>& specs) const {
+  int64_t rest = divisor, s = coeff;
+  for (size_t p : params) {
+    const int64_t g = std::gcd(rest, specs[p].multiple);
+    rest /= g;
+    s = checked_mul(s, specs[p].multiple / g, "parameter term");
+  }
+  return s / rest;  // exact: exact_for
+}
+
+std::string ParamTerm::text(const std::vector<ParamSpec>& specs) const {
+  std::string out = coeff == 1 ? "" : coeff == -1 ? "-" : std::to_string(coeff) + "*";
+  for (size_t k = 0; k < params.size(); ++k) out += (k ? "*" : "") + specs[params[k]].name;
+  if (divisor != 1) out += "/" + std::to_string(divisor);
+  if (offset > 0) out += "+" + std::to_string(offset);
+  if (offset < 0) out += std::to_string(offset);
+  return out;
+}
+
+Parametric Parametric::used_only() const {
+  std::vector<bool> used(specs.size(), false);
+  for (const ParamUse& u : uses)
+    for (size_t p : u.term.params) used[p] = true;
+  std::vector<size_t> renumbered(specs.size(), 0);
+  Parametric out;
+  for (size_t p = 0; p < specs.size(); ++p)
+    if (used[p]) {
+      renumbered[p] = out.specs.size();
+      out.specs.push_back(specs[p]);
+    }
+  out.uses = uses;
+  for (ParamUse& u : out.uses)
+    for (size_t& p : u.term.params) p = renumbered[p];  // monotone: the terms stay sorted
+  return out;
+}
 
 int64_t param_value_count(const ParamSpec& p) {
   const auto first = first_value(p);
@@ -36,7 +108,7 @@ std::optional<std::vector<int64_t>> param_values(const ParamSpec& p, int64_t lim
 Layout instantiate(const Layout& instance, const Parametric& params, const std::vector<int64_t>& values) {
   LayoutParts p = instance.parts();
   for (const ParamUse& u : params.uses) {
-    int64_t v = checked_add(checked_mul(u.coeff, values[u.param], "parameter term"), u.offset, "parameter term");
+    const int64_t v = u.term.value(values);
     switch (u.field) {
       case ParamUse::Field::Extent: p.modes[u.mode].extent = v; break;
       case ParamUse::Field::Stride: p.modes[u.mode].stride[u.axis] = v; break;

@@ -20,15 +20,41 @@ struct ParamSpec {
   int64_t lo = 1, hi = 1, multiple = 1;
 };
 
-/// One place a parameter stands in a parsed layout: coeff * param + offset.
+/// An integer term over parameters as written: `M`, `2*D+8`, `D/2`, `M*N`, `M*N/64 + 8`:
+/// coeff * (the product of params) / divisor + offset.
+/// Invariants: `params` is non-empty and sorted (a parameter may repeat: `M*M`); divisor >= 1 and
+/// shares no factor with coeff; the quotient is exact for every admissible value (divisor divides
+/// coeff times the product of the params' multiples: exact_for), so the term is
+/// scale * prod(P_i / multiple_i) + offset with an integer scale. Every parameter is positive, so
+/// the term is monotone in each parameter, in the direction of coeff's sign: over the admissible
+/// values it is extreme where every parameter is smallest and where every one is largest.
+struct ParamTerm {
+  std::vector<size_t> params;  ///< indices into the declared ParamSpecs
+  int64_t coeff = 1, divisor = 1, offset = 0;
+
+  /// Its value at one value per declared parameter; throws OverflowError when it does not fit.
+  int64_t value(const std::vector<int64_t>& values) const;
+  /// Its value with every parameter at its smallest (`largest` false) or largest admissible value.
+  int64_t value_at_end(const std::vector<ParamSpec>& specs, bool largest) const;
+  /// Whether the division is exact for every admissible value.
+  bool exact_for(const std::vector<ParamSpec>& specs) const;
+  /// coeff * prod(multiple_i) / divisor, an integer when exact_for holds; throws OverflowError.
+  int64_t scale(const std::vector<ParamSpec>& specs) const;
+  /// As written, with the parameters' names: `2*D+8`, `M*N/64`.
+  std::string text(const std::vector<ParamSpec>& specs) const;
+  bool operator==(const ParamTerm&) const = default;
+};
+
+/// The admissible value of `p` nearest its lowest (`largest` false) or highest bound; p must have one.
+int64_t param_end_value(const ParamSpec& p, bool largest);
+
+/// One place a parameter term stands in a parsed layout.
 struct ParamUse {
   enum class Field { Extent, Stride, ReplicaExtent, ReplicaStride };
   size_t mode = 0;   ///< index into Layout::modes(), or into Layout::replicas() for Replica*
   Field field = Field::Extent;
   size_t axis = 0;   ///< for strides: the axis the stride moves along
-  size_t param = 0;  ///< index into the declared ParamSpecs
-  int64_t coeff = 1;
-  int64_t offset = 0;
+  ParamTerm term;
 };
 
 /// The parameters of one layout: their declarations and where the layout uses them.
@@ -36,6 +62,9 @@ struct Parametric {
   std::vector<ParamSpec> specs;
   std::vector<ParamUse> uses;
   bool empty() const { return uses.empty(); }
+  /// Only the specs some use names, in their order, the uses renumbered: what a proof about this
+  /// layout alone ranges over (a parameter it does not use would only repeat each instance).
+  Parametric used_only() const;
 };
 
 /// How many admissible values one parameter has: the multiples of `multiple` in lo..hi. Exact for

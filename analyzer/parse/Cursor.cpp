@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <numeric>
+
 #include "analyzer/ir/Checked.h"
 
 namespace lp {
@@ -16,13 +19,26 @@ Cursor::Cursor(std::shared_ptr<const SourceText> src, ParseLimits limits, Symbol
                            limits_.max_length));
 }
 
-/// coeff * param + constant, or a constant when param is absent; `at` is where it starts.
+/// coeff * prod(params) / divisor + constant, or a constant when params is empty (coeff is then
+/// unused); `at` is where it starts. divisor >= 1 shares no factor with coeff.
 struct Cursor::Affine {
   int64_t constant = 0;
-  int64_t coeff = 0;
-  std::optional<size_t> param;
+  int64_t coeff = 0, divisor = 1;
+  std::vector<size_t> params;
   size_t at = 0;
+  bool symbolic() const { return !params.empty(); }
 };
+
+namespace {
+
+// coeff / divisor in lowest terms with a positive divisor.
+void reduce(int64_t& coeff, int64_t& divisor) {
+  const int64_t g = std::gcd(coeff < 0 ? -coeff : coeff, divisor);
+  coeff /= g;
+  divisor /= g;
+}
+
+}  // namespace
 
 std::optional<int64_t> Cursor::constant(std::string_view name) const {
   if (symbols_.constants)
@@ -53,13 +69,23 @@ std::optional<IntExpr> Cursor::parse_int_expr(bool sums) {
     return std::nullopt;
   }
   IntExpr out;
-  if (a.param && a.coeff != 0) {
-    ParamTerm t{*a.param, a.coeff, a.constant};
-    out.value = instance_value(t);
-    out.param = t;
-  } else {
+  if (!a.symbolic()) {
     out.value = a.constant;
+    return out;
   }
+  ParamTerm t{a.params, a.coeff, a.divisor, a.constant};
+  if (!t.exact_for(*symbols_.params)) {
+    std::string declared;
+    for (size_t p : t.params) {
+      const ParamSpec& spec = (*symbols_.params)[p];
+      declared += fmt::format("{}{} is declared % {}", declared.empty() ? "" : ", ", spec.name, spec.multiple);
+    }
+    fail_at(save, fmt::format("{} is not an integer for every admissible value ({}); declare the parameter a multiple "
+                              "of {} (param NAME = LO..HI % {})",
+                              t.text(*symbols_.params), declared, t.divisor, t.divisor));
+  }
+  out.value = instance_value(t);
+  out.param = t;
   return out;
 }
 
@@ -73,14 +99,29 @@ Cursor::Affine Cursor::affine_sum(bool sums, bool& symbolic) {
     ++pos_;
     symbolic = true;
     Affine r = affine_product(symbolic);
-    if (v.param && r.param && *v.param != *r.param)
-      fail_at(op, fmt::format("'{}' and '{}' are two parameters in one extent or stride; one parameter may "
-                              "appear, scaled and shifted (2*M+8)",
-                              (*symbols_.params)[*v.param].name, (*symbols_.params)[*r.param].name));
     const int64_t sign = ch == '+' ? 1 : -1;
     v.constant = checked_add(v.constant, checked_mul(sign, r.constant, "integer expression"), "integer expression");
-    v.coeff = checked_add(v.coeff, checked_mul(sign, r.coeff, "integer expression"), "integer expression");
-    if (!v.param) v.param = r.param;
+    if (!r.symbolic()) continue;
+    if (!v.symbolic()) {
+      v.params = r.params;
+      v.coeff = checked_mul(sign, r.coeff, "integer expression");
+      v.divisor = r.divisor;
+      continue;
+    }
+    if (v.params != r.params)
+      fail_at(op, fmt::format("'{}' and '{}' are two different terms of parameters in one extent or stride; one "
+                              "product of parameters may appear, scaled and shifted (2*M+8, M*N/64)",
+                              ParamTerm{v.params, v.coeff, v.divisor, 0}.text(*symbols_.params),
+                              ParamTerm{r.params, r.coeff, r.divisor, 0}.text(*symbols_.params)));
+    // c1/d1 + c2/d2 = (c1*d2 + c2*d1) / (d1*d2)
+    v.coeff = checked_add(checked_mul(v.coeff, r.divisor, "integer expression"),
+                          checked_mul(sign * r.coeff, v.divisor, "integer expression"), "integer expression");
+    v.divisor = checked_mul(v.divisor, r.divisor, "integer expression");
+    reduce(v.coeff, v.divisor);
+    if (v.coeff == 0) {
+      v.params.clear();
+      v.divisor = 1;
+    }
   }
   return v;
 }
@@ -96,22 +137,42 @@ Cursor::Affine Cursor::affine_product(bool& symbolic) {
     symbolic = true;
     Affine r = affine_atom(symbolic, false);
     if (ch == '*') {
-      if (v.param && r.param)
-        fail_at(op, "a product of two parameters is not affine; one parameter may appear, scaled and shifted (2*M+8)");
-      if (r.param) std::swap(v, r);
-      v.coeff = checked_mul(v.coeff, r.constant, "integer expression");
+      if (v.symbolic() && r.symbolic()) {
+        if (v.constant != 0 || r.constant != 0)
+          fail_at(op, "a product of a shifted parameter term (D+8 names a sum); multiply parameters first, then "
+                      "shift (M*N+8)");
+        v.params.insert(v.params.end(), r.params.begin(), r.params.end());
+        std::sort(v.params.begin(), v.params.end());
+        v.coeff = checked_mul(v.coeff, r.coeff, "integer expression");
+        v.divisor = checked_mul(v.divisor, r.divisor, "integer expression");
+        reduce(v.coeff, v.divisor);
+        continue;
+      }
+      if (r.symbolic()) std::swap(v, r);
+      if (v.symbolic()) {
+        v.coeff = checked_mul(v.coeff, r.constant, "integer expression");
+        reduce(v.coeff, v.divisor);
+        if (v.coeff == 0) {
+          v.params.clear();
+          v.divisor = 1;
+        }
+      }
       v.constant = checked_mul(v.constant, r.constant, "integer expression");
       continue;
     }
-    if (r.param) fail_at(r.at, "a division by a parameter; divide only by integers and loop variables");
+    if (r.symbolic()) fail_at(r.at, "a division by a parameter; divide only by integers and loop variables");
     if (r.constant == 0) fail_at(op, "division by zero");
-    if (v.param)
-      fail_at(op, fmt::format("'{}' is divided: a parameter term cannot be divided; declare a parameter for the "
-                              "quotient instead",
-                              (*symbols_.params)[*v.param].name));
     if (v.constant % r.constant != 0)
       fail_at(op, fmt::format("{} / {} is not an integer", v.constant, r.constant));
     v.constant /= r.constant;
+    if (v.symbolic()) {
+      if (r.constant < 0) {
+        v.coeff = checked_neg(v.coeff, "integer expression");
+        r.constant = checked_neg(r.constant, "integer expression");
+      }
+      v.divisor = checked_mul(v.divisor, r.constant, "integer expression");
+      reduce(v.coeff, v.divisor);
+    }
   }
 }
 
@@ -141,7 +202,7 @@ Cursor::Affine Cursor::affine_atom(bool& symbolic, bool first) {
   }
   if (negate) {
     a.constant = checked_neg(a.constant, "integer expression");
-    a.coeff = checked_neg(a.coeff, "integer expression");
+    if (a.symbolic()) a.coeff = checked_neg(a.coeff, "integer expression");
   }
   return a;
 }
@@ -155,15 +216,16 @@ std::optional<Cursor::Affine> Cursor::symbol(const std::string& name) const {
   if (symbols_.derived)
     for (const DerivedParam& d : *symbols_.derived)
       if (d.name == name) {
-        a.param = d.term.param;
+        a.params = d.term.params;
         a.coeff = d.term.coeff;
+        a.divisor = d.term.divisor;
         a.constant = d.term.offset;
         return a;
       }
   if (symbols_.params)
     for (size_t k = 0; k < symbols_.params->size(); ++k)
       if ((*symbols_.params)[k].name == name) {
-        a.param = k;
+        a.params = {k};
         a.coeff = 1;
         return a;
       }
@@ -172,8 +234,7 @@ std::optional<Cursor::Affine> Cursor::symbol(const std::string& name) const {
 
 int64_t Cursor::instance_value(const ParamTerm& t) {
   try {
-    return checked_add(checked_mul(t.coeff, (*symbols_.params)[t.param].hi, "parameter term"), t.offset,
-                       "parameter term");
+    return t.value_at_end(*symbols_.params, true);
   } catch (const OverflowError& e) {
     fail_at(pos_, e.what());
   }

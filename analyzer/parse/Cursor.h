@@ -14,13 +14,6 @@
 
 namespace lp {
 
-/// A parameter term as written: `M`, `2*M`, `M*2`, `2*M+8`: coeff * param + offset.
-struct ParamTerm {
-  size_t param = 0;
-  int64_t coeff = 1;
-  int64_t offset = 0;
-};
-
 /// A name bound to one value while a group of annotation statements is instantiated
 /// (`for D in 64, 128 { ... }`): in a layout it reads as that integer.
 struct BoundConstant {
@@ -68,10 +61,12 @@ class Cursor {
   Cursor(std::shared_ptr<const SourceText> src, ParseLimits limits = {}, Symbols symbols = {});
 
   /// If symbols exist and the text here is an integer expression that uses one (`M`, `2*M+8`,
-  /// `D/2`), consumes it; a plain literal is left for the notation's own reader (`_8`, `8@1`).
+  /// `D/2`, `M*N`), consumes it; a plain literal is left for the notation's own reader (`_8`, `8@1`).
   /// `sums`: whether `+` and `-` join terms (not where `+` separates a notation's own terms).
-  /// Expressions are affine in at most one parameter; bound constants may appear anywhere;
-  /// division must be exact and may not divide a parameter. No parentheses (they are tuples).
+  /// An expression is one ParamTerm: a product of parameters, scaled, divided and shifted; bound
+  /// constants may appear anywhere; a division must be exact for every admissible value (`D/2`
+  /// needs D declared a multiple of 2) and never divides by a parameter. No parentheses (they are
+  /// tuples).
   std::optional<IntExpr> parse_int_expr(bool sums = true);
   /// The value a parameter term takes in the parsed instance (the parameter's largest value).
   int64_t instance_value(const ParamTerm& t);

@@ -177,10 +177,9 @@ Layout build_tile(Cursor& c, TileText& t) {
       if (auto* uses = c.param_uses()) {
         if (en.param)
           uses->push_back(
-              ParamUse{r, ParamUse::Field::ReplicaExtent, 0, en.param->param, en.param->coeff, en.param->offset});
+              ParamUse{r, ParamUse::Field::ReplicaExtent, 0, *en.param});
         if (sn.param && sn.term.axis)
-          uses->push_back(ParamUse{r, ParamUse::Field::ReplicaStride, *shard.axis_index(*sn.term.axis), sn.param->param,
-                                   sn.param->coeff, sn.param->offset});
+          uses->push_back(ParamUse{r, ParamUse::Field::ReplicaStride, *shard.axis_index(*sn.term.axis), *sn.param});
       }
       if (en.param) check_param_extent(c, en.at, *en.param);
       if (sn.param) check_param_stride(c, sn.at, *sn.param);

@@ -2,32 +2,48 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace lp {
 
-// An extent that uses a parameter must be at least 1 for every admissible value: it grows with
-// the parameter (the parsed instance is the largest) and its smallest value is at least 1.
+namespace {
+
+// "D=32" or "M=64, N=8": each parameter of `t` at one end of its range.
+std::string end_values(const std::vector<ParamSpec>& specs, const ParamTerm& t, bool largest) {
+  std::string out;
+  std::vector<size_t> named;
+  for (size_t p : t.params) {
+    if (std::find(named.begin(), named.end(), p) != named.end()) continue;
+    named.push_back(p);
+    out += fmt::format("{}{}={}", out.empty() ? "" : ", ", specs[p].name, param_end_value(specs[p], largest));
+  }
+  return out;
+}
+std::string smallest_values(const std::vector<ParamSpec>& specs, const ParamTerm& t) { return end_values(specs, t, false); }
+std::string largest_values(const std::vector<ParamSpec>& specs, const ParamTerm& t) { return end_values(specs, t, true); }
+
+}  // namespace
+
+// An extent that uses parameters must be at least 1 for every admissible value: it grows with
+// each parameter (the parsed instance is the largest) and its smallest value is at least 1.
 void check_param_extent(Cursor& c, size_t at, const ParamTerm& t) {
+  const std::vector<ParamSpec>& specs = *c.symbols().params;
   if (t.coeff < 1) c.fail_at(at, "a parameter extent needs a positive coefficient");
-  const ParamSpec& p = (*c.symbols().params)[t.param];
-  const int64_t first = (p.lo + p.multiple - 1) / p.multiple * p.multiple;
-  const int64_t least = t.coeff * first + t.offset;  // no overflow: below the checked instance value
+  const int64_t least = t.value_at_end(specs, false);  // no overflow: below the checked instance value
   if (least < 1)
-    c.fail_at(at, fmt::format("this extent is {} at {}={}, the parameter's smallest value; an extent is at least 1",
-                              least, p.name, first));
+    c.fail_at(at, fmt::format("this extent is {} where {}; an extent is at least 1", least, smallest_values(specs, t)));
 }
 
-// A stride that uses a parameter must be largest in size at the parameter's largest value: the
-// parsed instance is taken there, and it fixes the bit width of every proof over the parameter.
-// |c*P + d| is convex in P, so its largest value over the range is at one of the two ends.
+// A stride that uses parameters must be largest in size at the parameters' largest values: the
+// parsed instance is taken there, and it fixes the bit width of every proof over the parameters.
+// The term is monotone in each parameter (ParamTerm), so |term| is largest at one of the two ends.
 void check_param_stride(Cursor& c, size_t at, const ParamTerm& t) {
-  const ParamSpec& p = (*c.symbols().params)[t.param];
-  const int64_t first = (p.lo + p.multiple - 1) / p.multiple * p.multiple;
-  const int64_t last = p.hi / p.multiple * p.multiple;
-  const int64_t at_first = t.coeff * first + t.offset, at_last = t.coeff * last + t.offset;  // within the instance's bound
+  const std::vector<ParamSpec>& specs = *c.symbols().params;
+  const int64_t at_first = t.value_at_end(specs, false), at_last = t.value_at_end(specs, true);  // within the instance's bound
   if ((at_first < 0 ? -at_first : at_first) > (at_last < 0 ? -at_last : at_last))
-    c.fail_at(at, fmt::format("this stride is {} at {}={} but {} at {}={}: a stride over a parameter must be largest in size "
-                              "at the parameter's largest value, where the layout is parsed",
-                              at_first, p.name, first, at_last, p.name, last));
+    c.fail_at(at, fmt::format("this stride is {} where {} but {} where {}: a stride over parameters must be largest "
+                              "in size at their largest values, where the layout is parsed",
+                              at_first, smallest_values(specs, t), at_last, largest_values(specs, t)));
 }
 
 namespace {
@@ -51,13 +67,11 @@ Nest walk(Cursor& c, const TreeNode& shape, const TreeNode& stride, const AxisTa
     modes.push_back(Mode{shape.unknown_extent ? Extent::unknown() : Extent(shape.extent), axes.dense(stride.term),
                          shape.static_value, stride.static_value});
     if (uses && shape.param)
-      uses->push_back(ParamUse{modes.size() - 1, ParamUse::Field::Extent, 0, shape.param->param, shape.param->coeff,
-                               shape.param->offset});
+      uses->push_back(ParamUse{modes.size() - 1, ParamUse::Field::Extent, 0, *shape.param});
     if (uses && stride.param && stride.term.axis)
       for (size_t a = 0; a < axes.axes().size(); ++a)
         if (axes.axes()[a] == *stride.term.axis)
-          uses->push_back(ParamUse{modes.size() - 1, ParamUse::Field::Stride, a, stride.param->param,
-                                   stride.param->coeff, stride.param->offset});
+          uses->push_back(ParamUse{modes.size() - 1, ParamUse::Field::Stride, a, *stride.param});
     return Nest::make_leaf();
   }
   std::vector<Nest> kids;

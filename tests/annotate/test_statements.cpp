@@ -89,7 +89,7 @@ TEST_CASE("param declares a range usable in later layouts", "[annotate][statemen
   // The instance is at M's largest value; the use is recorded against parameter 0.
   CHECK(s.layout->parsed.layout.size() == 1048576 * 64);
   REQUIRE(s.layout->parsed.param_uses.size() == 1);
-  CHECK(s.layout->parsed.param_uses[0].param == 0);
+  CHECK(s.layout->parsed.param_uses[0].term.params == std::vector<size_t>{0});
 }
 
 TEST_CASE("a derived parameter is a term of one parameter, not a variable of its own", "[annotate][statements]") {
@@ -97,26 +97,26 @@ TEST_CASE("a derived parameter is a term of one parameter, not a variable of its
   REQUIRE(r.params.size() == 1);  // S is no parameter of its own
   const auto& d = body<DerivedParamDecl>(r, 1);
   CHECK(d.name.text == "S");
-  CHECK(d.term.param == 0);
+  CHECK(d.term.params == std::vector<size_t>{0});
   CHECK(d.term.coeff == 2);
   CHECK(d.term.offset == 8);
   const auto& s = body<BufferDecl>(r, 2);
   REQUIRE(s.layout->parsed.param_uses.size() == 1);
-  CHECK(s.layout->parsed.param_uses[0].param == 0);
-  CHECK(s.layout->parsed.param_uses[0].coeff == 2);
-  CHECK(s.layout->parsed.param_uses[0].offset == 8);
+  CHECK(s.layout->parsed.param_uses[0].term.params == std::vector<size_t>{0});
+  CHECK(s.layout->parsed.param_uses[0].term.coeff == 2);
+  CHECK(s.layout->parsed.param_uses[0].term.offset == 8);
   CHECK(s.layout->parsed.layout.modes()[0].extent == 2 * 64 + 8);
   const auto& t = body<BufferDecl>(r, 3);  // mode 0's stride S - 8 = 2*D, then mode 1's extent S
   REQUIRE(t.layout->parsed.param_uses.size() == 2);
   CHECK(t.layout->parsed.param_uses[0].field == lp::ParamUse::Field::Stride);
-  CHECK(t.layout->parsed.param_uses[0].coeff == 2);
-  CHECK(t.layout->parsed.param_uses[0].offset == 0);
+  CHECK(t.layout->parsed.param_uses[0].term.coeff == 2);
+  CHECK(t.layout->parsed.param_uses[0].term.offset == 0);
   CHECK(t.layout->parsed.param_uses[1].field == lp::ParamUse::Field::Extent);
-  CHECK(t.layout->parsed.param_uses[1].offset == 8);
+  CHECK(t.layout->parsed.param_uses[1].term.offset == 8);
   // A term of two parameters, or none, is not a derived parameter.
   auto two = parse("p.lp", "param M = 1..4\nparam N = 1..4\nparam S = M+N\n");
   REQUIRE(two.diagnostics.size() == 1);
-  CHECK(two.diagnostics[0].message.find("'M' and 'N' are two parameters") != std::string::npos);
+  CHECK(two.diagnostics[0].message.find("'M' and 'N' are two different terms") != std::string::npos);
   auto constant = parse("p.lp", "param S = 2*8\n");
   REQUIRE(constant.diagnostics.size() == 1);
   CHECK(constant.diagnostics[0].message.find("expected '..'") != std::string::npos);

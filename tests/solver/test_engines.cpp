@@ -174,6 +174,7 @@ TEST_CASE("design-example layouts: injectivity and coverage verdicts", "[solver]
 #include "solver/AlgebraClaims.h"
 #include "hw/Arch.h"
 #include "solver/BankConflicts.h"
+#include "solver/ParametricConflicts.h"
 #include "solver/Composition.h"
 
 namespace {
@@ -508,8 +509,11 @@ TEST_CASE("bank conflicts for every parameter value: each instance equals the ha
     auto make = [&](const std::vector<int64_t>& v) {
       return lp::SmemAccess(lp::instantiate(parsed.layout, params, v), 16, lanes, ins, arch, 128);
     };
-    const auto instances = lp::prove_conflict_free_per_value(specs, make, lp::Engine::Auto);
-    REQUIRE(instances);
+    // Every value decided one by one (no parameter is marked affine: no residue classes).
+    const auto decided = lp::prove_conflict_free_over_values({specs, make, {false}}, lp::Engine::Auto);
+    REQUIRE(decided);
+    CHECK(decided->reduction.empty());
+    const auto* instances = &decided->instances;
     REQUIRE(instances->size() == 10);  // 64, 72, ..., 136: every one decided (none refuted stops it)
     for (const auto& inst : *instances) {
       const int64_t pitch = inst.values[0];
@@ -527,13 +531,15 @@ TEST_CASE("bank conflicts for every parameter value: each instance equals the ha
   }
   // More value vectors than kMostConflictInstances are counted, never built.
   const std::vector<lp::ParamSpec> huge = {{"M", 1, 1 << 20, 1}};
-  CHECK(!lp::prove_conflict_free_per_value(huge, [](const std::vector<int64_t>&) -> lp::SmemAccess { throw lp::AccessError("not built"); },
-                                           lp::Engine::Auto));
+  CHECK(!lp::prove_conflict_free_over_values(
+      {huge, [](const std::vector<int64_t>&) -> lp::SmemAccess { throw lp::AccessError("not built"); }, {false}},
+      lp::Engine::Auto));
   // An instance that cannot be modelled stops the decision, with the reason.
-  const auto stopped = lp::prove_conflict_free_per_value(
-      specs, [](const std::vector<int64_t>& v) -> lp::SmemAccess { throw lp::AccessError("P=" + std::to_string(v[0])); },
+  const auto stopped = lp::prove_conflict_free_over_values(
+      {specs, [](const std::vector<int64_t>& v) -> lp::SmemAccess { throw lp::AccessError("P=" + std::to_string(v[0])); },
+       {true}},
       lp::Engine::Auto);
   REQUIRE(stopped);
-  REQUIRE(stopped->size() == 1);
-  CHECK(stopped->front().invalid == "P=64");
+  REQUIRE(stopped->instances.size() == 1);
+  CHECK(stopped->instances.front().invalid == "P=64");
 }

@@ -47,13 +47,13 @@ TEST_CASE("parameters: uses are recorded where the text puts them", "[params]") 
   REQUIRE(cute.param_uses.size() == 2);
   CHECK(cute.param_uses[0].field == lp::ParamUse::Field::Extent);
   CHECK(cute.param_uses[1].field == lp::ParamUse::Field::Stride);
-  CHECK(cute.param_uses[1].coeff == 2);
+  CHECK(cute.param_uses[1].term.coeff == 2);
   CHECK(cute.layout.modes()[0].extent == 1024);  // the instance at the largest value
   auto tirx = parse_with("S[(M,64):(64,1)] + R[N:M*32@warpid]", specs);
   REQUIRE(tirx.param_uses.size() == 3);
   CHECK(tirx.param_uses[1].field == lp::ParamUse::Field::ReplicaExtent);
   CHECK(tirx.param_uses[2].field == lp::ParamUse::Field::ReplicaStride);
-  CHECK(tirx.param_uses[2].coeff == 32);
+  CHECK(tirx.param_uses[2].term.coeff == 32);
   // Names that are not declared are still not numbers; parameters elsewhere are refused.
   CHECK_THROWS_AS(parse_with("(K,_64):(_64,_1)", specs), lp::DiagnosticError);
   CHECK_THROWS_AS(parse_with("S[(8,64):(64,1)] + M", specs), lp::DiagnosticError);
@@ -198,8 +198,8 @@ TEST_CASE("parameters: affine terms (2*M+8, M-1) agree with brute force over eve
     INFO(text << " M=" << lo << ".." << hi);
     auto parsed = parse_with(text, specs);
     REQUIRE(parsed.param_uses.size() >= 1);
-    CHECK(parsed.param_uses[0].coeff == a);
-    CHECK(parsed.param_uses[0].offset == b);
+    CHECK(parsed.param_uses[0].term.coeff == a);
+    CHECK(parsed.param_uses[0].term.offset == b);
     lp::Parametric params{specs, parsed.param_uses};
     bool truth = true;
     for (int64_t m = lo; m <= hi; ++m) truth &= brute_injective(lp::parse_layout_text(shape(std::to_string(a * m + b))).layout);
@@ -230,17 +230,25 @@ TEST_CASE("parameters: affine terms that cannot stand are refused with a located
     }
     return "accepted";
   };
-  CHECK(message("(M-64,_8):(_1,M)") == "this extent is 0 at M=64, the parameter's smallest value; an extent is at least 1");
-  CHECK(message("(M*N):(_1)").find("a product of two parameters") != std::string::npos);
-  CHECK(message("(M+N):(_1)").find("'M' and 'N' are two parameters") != std::string::npos);
-  CHECK(message("(M/2):(_1)").find("a parameter term cannot be divided") != std::string::npos);
+  CHECK(message("(M-64,_8):(_1,M)") == "this extent is 0 where M=64; an extent is at least 1");
+  CHECK(message("(M*N):(_1)") == "accepted");
+  CHECK(message("(M*N+8,_2):(_1,M*N/4+2)") == "accepted");  // M is a multiple of 64: M*N/4 is an integer
+  CHECK(message("(M+N):(_1)").find("'M' and 'N' are two different terms") != std::string::npos);
+  CHECK(message("(M/2):(_1)") == "accepted");
+  CHECK(message("(N/2):(_1)") == "N/2 is not an integer for every admissible value (N is declared % 1); declare the "
+                                 "parameter a multiple of 2 (param NAME = LO..HI % 2)");
+  CHECK(message("(M*N/128):(_1)") == "M*N/128 is not an integer for every admissible value (M is declared % 64, N is "
+                                     "declared % 1); declare the parameter a multiple of 128 (param NAME = LO..HI % 128)");
+  CHECK(message("(_8,_2):(M/128+1,_1)").find("M/128+1 is not an integer") != std::string::npos);
+  CHECK(message("(_8):((M+8)*N)").find("expected") != std::string::npos);  // parentheses are tuples
+  CHECK(message("(_8,_2):(M*N-64*N,_1)").find("two different terms") != std::string::npos);
   CHECK(message("(_8):(8/M)").find("division by a parameter") != std::string::npos);
   CHECK(message("(_8):(M+K)") == "'K' is not a declared parameter or a loop variable");
   CHECK(message("(_8,_2):(2*M+8,_1)") == "accepted");
   // The instance (at the largest value) fixes every proof's bit width: a stride whose size is
   // larger at a smaller value would overflow it.
-  CHECK(message("(_8,_8):(M-1024,_1)") == "this stride is -960 at M=64 but 0 at M=1024: a stride over a parameter must be "
-                                          "largest in size at the parameter's largest value, where the layout is parsed");
+  CHECK(message("(_8,_8):(M-1024,_1)") == "this stride is -960 where M=64 but 0 where M=1024: a stride over parameters must "
+                                          "be largest in size at their largest values, where the layout is parsed");
   CHECK(message("(_8,_8):(M-96,_1)") == "accepted");  // -32 at 64, 928 at 1024
   CHECK(parse_with("(_8,_2):(2*M+8,_1)", specs).layout.modes()[0].stride[0] == 2 * 1024 + 8);
 }
@@ -357,6 +365,83 @@ TEST_CASE("parameters: a nesting proof only ever proves what brute force confirm
   }
   CHECK(nested > 20);
   CHECK(refuted > 20);
+}
+
+TEST_CASE("parameters: a contiguity proof of coverage, and products of parameters, agree with brute force",
+          "[params][nesting][coverage]") {
+  // Random layouts of 2 or 3 modes whose extents and strides are constants or terms a*P+b of M,
+  // N or the product M*N, and a target 0..T: the prover (Z3, whose first step is the contiguity
+  // proof) against every value's offsets, enumerated from the text with the numbers written in.
+  std::mt19937_64 rng(2027);
+  auto pick = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
+  int contiguous = 0, refuted = 0, products = 0;
+  for (int trial = 0; trial < 150; ++trial) {
+    const std::vector<lp::ParamSpec> specs = {{"M", 1, pick(2, 6), 1}, {"N", 1, pick(1, 4), 1}};
+    struct Item {
+      int64_t a, b;
+      int of;  // 0: constant b; 1: M; 2: N; 3: M*N
+    };
+    auto item = [&](bool stride) -> Item {
+      const int of = static_cast<int>(pick(0, 3));
+      if (of == 0) return {0, pick(1, stride ? 6 : 4), 0};
+      return {pick(1, 2), pick(0, 2), of};
+    };
+    auto written = [](const Item& i) {
+      static const char* names[] = {"", "M", "N", "M*N"};
+      if (i.of == 0) return std::to_string(i.b);
+      std::string t = (i.a == 1 ? "" : std::to_string(i.a) + "*") + names[i.of];
+      return i.b ? t + "+" + std::to_string(i.b) : t;
+    };
+    auto value = [](const Item& i, int64_t m, int64_t n) {
+      const int64_t p[] = {0, m, n, m * n};
+      return i.a * p[i.of] + i.b;
+    };
+    const int64_t rank = pick(2, 3);
+    std::vector<Item> extents, strides;
+    bool uses_product = false;
+    for (int64_t k = 0; k < rank; ++k) {
+      extents.push_back(item(false));
+      strides.push_back(item(true));
+      uses_product |= extents.back().of == 3 || strides.back().of == 3;
+    }
+    if (trial % 2 == 0) strides[0] = {0, 1, 0};  // a unit stride, which contiguity needs
+    if (trial % 4 == 0) strides[1] = extents[0];  // the next mode right after it (a row-major tile)
+    auto layout_text = [&](auto&& show) {
+      std::string shape = "(", stride = "(";
+      for (int64_t k = 0; k < rank; ++k) {
+        shape += (k ? "," : "") + show(extents[static_cast<size_t>(k)]);
+        stride += (k ? "," : "") + show(strides[static_cast<size_t>(k)]);
+      }
+      return shape + "):" + stride + ")";
+    };
+    const int64_t target = pick(1, trial % 3 == 0 ? 40 : 6);
+    const std::string text = layout_text(written);
+    INFO(text << " M=1.." << specs[0].hi << " N=1.." << specs[1].hi << " target 0.." << target);
+    auto parsed = parse_with(text, specs);
+    lp::Parametric params{specs, parsed.param_uses};
+    bool truth = true;
+    for (int64_t m = 1; m <= specs[0].hi && truth; ++m)
+      for (int64_t n = 1; n <= specs[1].hi && truth; ++n) {
+        const lp::Layout l =
+            lp::parse_layout_text(layout_text([&](const Item& i) { return std::to_string(value(i, m, n)); })).layout;
+        std::set<int64_t> seen;
+        for (int64_t i = 0; i < l.size(); ++i) seen.insert(l.offset_at(i));
+        for (int64_t x = 0; x <= target; ++x) truth &= seen.count(x) > 0;
+      }
+    for (lp::Engine e : {lp::Engine::Z3, lp::Engine::Auto}) {
+      auto r = lp::prove_covers(parsed.layout, {lp::AxisRange{lp::Axis::memory(), 0, target}}, e, {}, &params);
+      INFO(lp::engine_name(e) << ": " << r.reason);
+      if (e == lp::Engine::Z3 && r.verdict == lp::Verdict::Unknown) continue;  // non-linear bit-vectors may time out
+      REQUIRE(r.verdict == (truth ? lp::Verdict::Proven : lp::Verdict::Refuted));
+      if (e == lp::Engine::Z3) contiguous += r.reason.find("at most one past") != std::string::npos;
+    }
+    refuted += !truth;
+    products += uses_product;
+  }
+  CHECK(contiguous > 15);
+  CHECK(refuted > 15);
+  CHECK(products > 50);
+  INFO(contiguous);
 }
 
 TEST_CASE("parameters: a coverage counterexample is the smallest value's first uncovered point", "[params][minimal]") {
