@@ -206,17 +206,27 @@ std::optional<std::string> contiguous_for_every_value(z3::context& ctx, const La
                      "below it reach: every offset of the target is reached (Z3 over the integers)");
 }
 
+// The contiguity proof as a result of the Z3 engine: proven, or unknown when it does not apply.
+CoverageResult by_contiguity(const Layout& l, const Target& t, const SolverLimits& limits, const Parametric& params) {
+  CoverageResult r;
+  r.engine = Engine::Z3;
+  if (!l.is_scalar() || !l.stages().empty() || !l.replicas().empty() || !l.has_domain() || t.axis.size() != 1)
+    return r;  // not of the form
+  Z3Context z3_context(limits);
+  if (std::optional<std::string> why = contiguous_for_every_value(z3_context(), l, t, params, limits)) {
+    r.verdict = Verdict::Proven;
+    r.reason = *why;
+  }
+  return r;
+}
+
 CoverageResult by_z3(const Layout& l, const Target& t, const SolverLimits& limits, const Parametric* params) {
   CoverageResult r;
   r.engine = Engine::Z3;
+  if (params && !params->empty())
+    if (CoverageResult c = by_contiguity(l, t, limits, *params); c.verdict == Verdict::Proven) return c;
   Z3Context z3_context(limits);
   z3::context& ctx = z3_context();
-  if (params && !params->empty())
-    if (std::optional<std::string> why = contiguous_for_every_value(ctx, l, t, *params, limits)) {
-      r.verdict = Verdict::Proven;
-      r.reason = *why;
-      return r;
-    }
   try {
     Z3Layout enc(ctx, l, target_magnitude(t), 0, params);
     Z3Instance any = enc.instantiate("x_");
@@ -379,6 +389,7 @@ CoverageResult prove_covers(const Layout& layout, const std::vector<AxisRange>& 
       return e;
     };
     o.by_z3 = [&] { return by_z3(layout, t, limits, params); };
+    o.argument = [&] { return by_contiguity(layout, t, limits, *params); };
     // Before Z3 (auto): the smallest values first (an uncovered point there is already the
     // smallest counterexample).
     o.search = [&] {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <memory>
 #include <unordered_map>
 
 #include "analyzer/ir/Checked.h"
@@ -231,17 +232,26 @@ std::optional<std::string> nested_for_every_value(z3::context& ctx, const Layout
                      "(Z3 over the integers)");
 }
 
+// The nesting proof as a result of the Z3 engine: proven, or unknown when it does not apply.
+InjectivityResult by_nesting(const Layout& l, const SolverLimits& limits, const Parametric& params) {
+  InjectivityResult r;
+  r.engine = Engine::Z3;
+  if (!l.is_scalar() || !l.stages().empty() || !l.replicas().empty() || !l.has_domain()) return r;  // not of the form
+  Z3Context z3_context(limits);
+  if (std::optional<std::string> why = nested_for_every_value(z3_context(), l, params, limits)) {
+    r.verdict = Verdict::Proven;
+    r.reason = *why;
+  }
+  return r;
+}
+
 InjectivityResult by_z3(const Layout& l, const SolverLimits& limits, const Parametric* params) {
   InjectivityResult r;
   r.engine = Engine::Z3;
+  if (params && !params->empty())
+    if (InjectivityResult n = by_nesting(l, limits, *params); n.verdict == Verdict::Proven) return n;
   Z3Context z3_context(limits);
   z3::context& ctx = z3_context();
-  if (params && !params->empty())
-    if (std::optional<std::string> why = nested_for_every_value(ctx, l, *params, limits)) {
-      r.verdict = Verdict::Proven;
-      r.reason = *why;
-      return r;
-    }
   try {
     Z3Layout enc(ctx, l, 0, 0, params);
     Z3Instance a = enc.instantiate("a_"), b = enc.instantiate("b_");
@@ -416,6 +426,13 @@ InjectivityResult prove_injective(const Layout& layout, Engine engine, const Sol
     o.no_f2 = "the F2 engine does not take parameters";
     o.by_enum = [&, decided] { return by_enumeration_over_params(decided, *params, limits); };
     o.by_z3 = [&, decided] { return by_z3(decided, limits, params); };
+    // The nesting proof, run at most once: `small` asks it too.
+    auto nesting = std::make_shared<std::optional<InjectivityResult>>();
+    auto nested = [&limits, params, decided, nesting] {
+      if (!*nesting) *nesting = by_nesting(decided, limits, *params);
+      return **nesting;
+    };
+    o.argument = nested;
     // Before Z3 (auto): the smallest values first, where most mistakes show (a collision found
     // there is already the smallest counterexample).
     o.search = [&, decided] {
@@ -429,24 +446,26 @@ InjectivityResult prove_injective(const Layout& layout, Engine engine, const Sol
       return r;
     };
     // Small when every instance together is: the exact total, not the count of values times the
-    // largest instance. A parameter standing for a stride makes the Z3 encoding non-linear (it
-    // often times out): then up to the full enumeration limit.
-    o.small = [&] {
-      bool nonlinear = false;
-      for (const ParamUse& u : params->uses)
-        nonlinear |= u.field == ParamUse::Field::Stride || u.field == ParamUse::Field::ReplicaStride;
-      const int64_t budget = nonlinear && layout.is_scalar() ? limits.max_enumeration : auto_enumeration_limit(layout);
-      // More value vectors than this are not small whatever their instances (and are not built).
+    // largest instance. A parameter standing for a stride makes the Z3 bit-vector encoding
+    // non-linear (it often times out): then up to the full enumeration limit, unless the nesting
+    // proof applies (tens of milliseconds where enumerating 2^24 points takes half a second).
+    o.small = [&, nested] {
+      // The exact total, counted up to the full enumeration limit (the value vectors are counted
+      // before any is built).
       constexpr int64_t kMostSmallValueVectors = int64_t{1} << 16;
-      auto all = all_param_values(*params, std::min(budget, kMostSmallValueVectors));
+      auto all = all_param_values(*params, std::min(limits.max_enumeration, kMostSmallValueVectors));
       if (!all) return false;
       int64_t total = 0;
       for (const auto& values : *all) {
         const Layout inst = instantiate(layout, *params, values);
         total += inst.size() * inst.replica_count();
-        if (total > budget) return false;
+        if (total > limits.max_enumeration) return false;
       }
-      return true;
+      if (total <= auto_enumeration_limit(layout)) return true;
+      bool nonlinear = false;
+      for (const ParamUse& u : params->uses)
+        nonlinear |= u.field == ParamUse::Field::Stride || u.field == ParamUse::Field::ReplicaStride;
+      return nonlinear && layout.is_scalar() && nested().verdict != Verdict::Proven;
     };
   } else {
     o.by_f2 = [&] { return by_f2(layout); };

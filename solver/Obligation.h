@@ -38,6 +38,11 @@ struct Obligation {
   /// Optional: a bounded search for a refutation that the auto engine runs before Z3 on a large
   /// domain; only a refutation it finds is kept (it cannot prove).
   std::function<Result()> search;
+  /// Optional: an argument of one engine that needs no search (Z3 over the integers, under a
+  /// short timeout) and, where it applies, is cheaper than any search; the auto engine tries it
+  /// first on a domain that is not small (after `search`, which is then run first too) and keeps
+  /// only a proof. The engine it belongs to runs it as its own first step.
+  std::function<Result()> argument;
   /// Optional: after any engine, a verdict that is not unknown is completed here (its one-line
   /// reason, derived fields). Runs after the re-check.
   std::function<void(Result&)> describe;
@@ -75,14 +80,33 @@ Result decide(const Obligation<Result>& o, Engine engine, const SolverLimits& li
       case Engine::F2: r = f2(); break;
       case Engine::Enum: r = enumerate(); break;
       case Engine::Z3: r = z3(); break;
-      case Engine::Auto:
-        r = decide_auto<Result>(o.small && o.small(), f2, enumerate, [&] {
+      case Engine::Auto: {
+        // A small domain is enumerated (decide_auto). Otherwise, with an argument: the search for
+        // the smallest refutation first (microseconds where a mistake shows at small values), then
+        // the argument (tens of milliseconds, mostly Z3's start), then the engines.
+        const bool small = o.small && o.small();
+        bool searched = false;
+        if (o.argument && !small) {
           if (o.search) {
+            searched = true;
+            if (Result found = o.search(); found.verdict == Verdict::Refuted) {
+              r = std::move(found);
+              break;
+            }
+          }
+          if (Result a = o.argument(); a.verdict == Verdict::Proven) {
+            r = std::move(a);
+            break;
+          }
+        }
+        r = decide_auto<Result>(small, f2, enumerate, [&] {
+          if (o.search && !searched) {
             if (Result found = o.search(); found.verdict == Verdict::Refuted) return found;
           }
           return z3();
         });
         break;
+      }
     }
     if (r.verdict == Verdict::Refuted && o.confirm) {
       if (std::optional<std::string> failed = o.confirm(r)) {
