@@ -20,7 +20,7 @@ namespace lp {
 inline constexpr int64_t kMinimizePoints = int64_t{1} << 22;
 inline constexpr int64_t kMinimizeInstances = 4096;
 /// What a search of the smallest parameter values before Z3 (Obligation::search) may enumerate.
-inline constexpr int64_t kSearchPoints = int64_t{1} << 18;
+inline constexpr int64_t kSearchPoints = int64_t{1} << 16;
 
 /// Invariant: a Result is an Outcome (verdict, engine, time, reason) plus the property's witness
 /// fields, and a default-constructed Result is unknown with no witness.
