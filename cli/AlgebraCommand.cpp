@@ -83,7 +83,7 @@ class AlgebraCommand : public Command {
     // Operands arrive as extras so that CLI11 does not split a tiler `[a,b]` into two arguments.
     sub->allow_extras();
     sub->footer("ARG: layouts in any notation; tilers as [T0,T1,...] (N means N:_1, _ keeps a mode); swizzles as "
-                "Sw<B,M,S>; complement's optional cotarget and tile_to_shape's target shape as integers");
+                "Sw<B,M,S>; complement's optional cotarget as an integer or a flat shape (_4,7), tile_to_shape's target shape as a flat shape");
     sub->add_flag("--json", json_, "Machine-readable output");
     sub->add_option("--engine", engine_, "How compositions are decided: z3, enum, f2 or auto")
         ->check(CLI::IsMember({"z3", "enum", "f2", "auto"}));
@@ -110,16 +110,25 @@ class AlgebraCommand : public Command {
       out["verdict"] = verdict_name(c.verdict);
       out["reason"] = c.reason;
       out["witness"] = c.witness ? witness_json(*c.witness) : json::object();
+      out["notes"] = json::array();
+      for (const ContractNote& n : c.notes)
+        out["notes"].push_back({{"kind", note_kind_name(n.kind)},
+                                {"message", n.message},
+                                {"witness", n.witness ? witness_json(*n.witness) : json::object()}});
       std::cout << out.dump() << "\n";
       return kOk;
     }
     std::cout << fmt::format("{}: {}\n", op_, o.text ? *o.text : "(no result)");
     std::cout << fmt::format("verdict: {}{}\n", verdict_name(c.verdict), c.reason.empty() ? "" : " - " + c.reason);
-    if (c.witness) {
-      const Witness& w = *c.witness;
+    auto print_witness = [](const Witness& w) {
       if (w.index) std::cout << fmt::format("witness: {} index {} coordinate {}\n", w.domain, *w.index, w.coordinate);
       std::cout << fmt::format("  expected {} = {}\n  actual   {} = {}\n", w.expected_label, w.expected, w.actual_label,
                                w.actual);
+    };
+    if (c.witness) print_witness(*c.witness);
+    for (const ContractNote& n : c.notes) {
+      std::cout << fmt::format("note [{}]: {}\n", note_kind_name(n.kind), n.message);
+      if (n.witness) print_witness(*n.witness);
     }
     return kOk;
   }
@@ -141,12 +150,8 @@ class AlgebraCommand : public Command {
     }
     if (op_ == "complement") {
       need(1, 2);
-      std::optional<Int> cotarget;
-      if (args_.size() == 2) {
-        cotarget = parse_operand(args_[1], "<cotarget>", parse_cute_integer);
-        if (!cotarget) throw InputError(fmt::format("cotarget '{}' is not an integer like 64 or _64", args_[1]));
-        if (cotarget->value < 1) throw InputError(fmt::format("cotarget {} must be at least 1", cotarget->value));
-      }
+      std::optional<Cotarget> cotarget;  // an integer, or a shape as CuTe's IntTuple cotarget
+      if (args_.size() == 2) cotarget = Cotarget{parse_operand(args_[1], "<cotarget>", parse_flat_shape)};
       return op_complement(layout_arg(0), cotarget);
     }
     if (op_.ends_with("_divide")) {

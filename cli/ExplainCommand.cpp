@@ -123,6 +123,7 @@ class ExplainCommand : public Command {
     if (auto* b = std::get_if<annotate::BufferDecl>(&s.body)) return b->name.text;
     if (auto* c = std::get_if<annotate::ComposeDecl>(&s.body)) return c->name.text;
     if (auto* d = std::get_if<annotate::DivideDecl>(&s.body)) return d->name.text;
+    if (auto* p = std::get_if<annotate::ProductDecl>(&s.body)) return p->name.text;
     return "";
   }
 

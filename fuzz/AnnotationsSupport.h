@@ -24,6 +24,10 @@ inline void parse_annotations_and_use(const std::string& path, std::string text)
     };
     if (auto* c = std::get_if<annotate::ComposeDecl>(&s.body)) use_operand(c->a), use_operand(c->b);
     if (auto* d = std::get_if<annotate::DivideDecl>(&s.body)) use_operand(d->a), use_operand(d->tiler);
+    if (auto* p = std::get_if<annotate::ProductDecl>(&s.body)) {
+      use_operand(p->a);
+      if (p->b) use_operand(*p->b);
+    }
   }
 }
 

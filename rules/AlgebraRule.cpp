@@ -1,4 +1,4 @@
-// LP003 algebra-legality: every composition and divide the code performs (`compose`, `divide`
+// LP003 algebra-legality: every composition, divide and product the code performs (`compose`, `divide`, `product`
 // annotations) gives the function it claims on its whole domain; CuTe itself accepts illegal
 // uses silently. `expect NAME illegal` records a known-bad use. docs/rules/LP003.md
 #include "rules/Rule.h"
@@ -14,10 +14,11 @@ class AlgebraRule : public Rule {
  public:
   const rules::RuleInfo& info() const override {
     static const rules::RuleInfo kInfo{
-        "LP003", "algebra-legality", "A composition or divide is not the function it claims to be",
-        "CuTe composes and divides layouts without checking that B's image lies in A's domain, that its "
-        "divisibility conditions hold, or that the result equals A(B(c)). Each `compose` and `divide` annotation "
-        "is evaluated over its whole domain; an illegal result comes with the coordinate and the two values.",
+        "LP003", "algebra-legality", "A composition, divide or product is not the function CuTe's contract says it is",
+        "CuTe composes and divides layouts without checking that its divisibility conditions hold or that the "
+        "result equals A(B(c)). Each `compose` and `divide` annotation is held to CuTe's own contract for the "
+        "operation over its whole domain; an illegal result comes with the coordinate and the two values. What the "
+        "contract allows but may surprise (leaving A's domain, complement holes) is LP013's.",
         "docs/rules/LP003.md", Severity::Error, {"correctness"}};
     return kInfo;
   }

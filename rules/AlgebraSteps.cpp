@@ -63,6 +63,25 @@ AlgebraSteps::AlgebraSteps(const annotate::ParseResult& file, const BufferGraph&
         // The parser admits a tiler only as T; a name always stands for a layout.
         return algebra::op_divide(kind, std::get<Layout>(x), as_tiler(t));
       };
+    } else if (auto* pr = std::get_if<annotate::ProductDecl>(&s.body)) {
+      a = resolve(pr->a);
+      st.name = &pr->name;
+      const annotate::ProductKind kind = pr->kind;
+      if (kind == annotate::ProductKind::TileToShape) {
+        b = Value{Tiler{}};  // unused: the target shape is the statement's own
+        st.what = fmt::format("'{}' = tile_to_shape(A, S)", pr->name.text);
+        const std::vector<algebra::Int> target = *pr->target;
+        op = [target](const Value& x, const Value&) { return algebra::op_tile_to_shape(std::get<Layout>(x), target); };
+      } else {
+        b = resolve(*pr->b);
+        st.what = fmt::format("'{}' = {}(A, B)", pr->name.text, annotate::product_name(kind));
+        op = [kind](const Value& x, const Value& y) {
+          // The parser admits a tiler only as logical_product's B; a name always stands for a layout.
+          if (kind == annotate::ProductKind::Logical) return algebra::op_logical_product(std::get<Layout>(x), as_tiler(y));
+          if (kind == annotate::ProductKind::Blocked) return algebra::op_blocked_product(std::get<Layout>(x), std::get<Layout>(y));
+          return algebra::op_raked_product(std::get<Layout>(x), std::get<Layout>(y));
+        };
+      }
     } else {
       continue;
     }

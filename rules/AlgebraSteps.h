@@ -13,7 +13,7 @@
 
 namespace lp::rules {
 
-/// One compose or divide statement. Invariant: exactly one of `outcome` and `error` is set.
+/// One compose, divide or product statement. Invariant: exactly one of `outcome` and `error` is set.
 struct AlgebraStep {
   const annotate::Statement* stmt = nullptr;
   const annotate::Name* name = nullptr;

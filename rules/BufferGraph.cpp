@@ -22,6 +22,9 @@ std::vector<std::string> touched(const annotate::Statement& s) {
         } else if constexpr (std::is_same_v<T, DivideDecl>) {
           operand(b.a);
           operand(b.tiler);
+        } else if constexpr (std::is_same_v<T, ProductDecl>) {
+          operand(b.a);
+          if (b.b) operand(*b.b);
         } else if constexpr (std::is_same_v<T, ExpectStmt>)
           out.push_back(b.subject.text);
       },

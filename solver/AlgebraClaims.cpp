@@ -54,6 +54,37 @@ Check refutation(const CompositionClaim& c, const CompositionResult& res) {
                                 w.got.empty() ? "undefined" : algebra::value_text(value_of(c.r, w.got))));
 }
 
+// A claim whose B leaves A's domain, held to CuTe's own contract (A extended past its domain by its
+// strides, as CuTe evaluates it): legal with a past-domain note where R == A o B so extended,
+// illegal where R differs even so, unknown where that cannot be decided.
+Check past_domain(const CompositionClaim& c, const CompositionResult& strict, const SolverLimits& limits) {
+  CompositionClaim noted = c;
+  noted.context = c.role;
+  const Check leaves = refutation(noted, strict);  // "B's image leaves A's domain: ...", with its witness
+  const CompositionResult ext = prove_extended_composition(c.a, c.b, c.r, limits);
+  switch (ext.verdict) {
+    case Verdict::Proven: {
+      Check legal = Check::legal();
+      legal.engines = {engine_name(ext.engine)};
+      legal.notes.push_back(algebra::ContractNote{
+          algebra::ContractNote::Kind::PastDomain,
+          leaves.reason + "; CuTe evaluates A there by its strides, and R agrees at every c",
+          leaves.witness});
+      return legal;
+    }
+    case Verdict::Refuted: {
+      Check illegal = refutation(c, ext);
+      illegal.reason += " (A extended past its domain, as CuTe evaluates it)";
+      illegal.engines = {engine_name(ext.engine)};
+      return illegal;
+    }
+    case Verdict::Unknown:
+      break;
+  }
+  return Check::unknown(refutation(c, strict).reason +
+                        "; whether R equals A extended past its domain (CuTe's contract) is not decided: " + ext.reason);
+}
+
 }  // namespace
 
 Check decide_claims(Check check, Engine engine, const SolverLimits& limits) {
@@ -61,7 +92,7 @@ Check decide_claims(Check check, Engine engine, const SolverLimits& limits) {
     check.claims.clear();
     return check;
   }
-  std::vector<Check> decided{Check{check.verdict, check.reason, check.witness, {}, check.engines}};
+  std::vector<Check> decided{Check{check.verdict, check.reason, check.witness, {}, check.engines, check.notes}};
   for (const CompositionClaim& c : check.claims) {
     try {
       const CompositionResult res = prove_composition(c.a, c.b, c.r, engine, limits);
@@ -70,6 +101,10 @@ Check decide_claims(Check check, Engine engine, const SolverLimits& limits) {
           decided.push_back(Check{algebra::Verdict::Legal, {}, std::nullopt, {}, {engine_name(res.engine)}});
           break;
         case Verdict::Refuted: {
+          if (res.witness && res.witness->out_of_domain && c.r.size() == c.b.size()) {
+            decided.push_back(past_domain(c, res, limits));
+            break;
+          }
           Check illegal = refutation(c, res);
           illegal.engines = {engine_name(res.engine)};
           decided.push_back(std::move(illegal));

@@ -398,4 +398,48 @@ CompositionResult prove_composition(const Layout& a, const Layout& b, const std:
   return decide(o, engine, limits);
 }
 
+CompositionResult prove_extended_composition(const Layout& a, const Layout& b, const Layout& r,
+                                             const SolverLimits& limits) {
+  const Addressing ad = addressing(a, b);
+  return timed_decision<CompositionResult>(Engine::Enum, limits, [&] {
+    CompositionResult res;
+    res.engine = Engine::Enum;
+    if (!ad.by_index) {
+      res.reason = "B addresses A's modes (scaled bases); A extended past its domain is evaluated for integer B only";
+      return res;
+    }
+    if (a.order() != IndexOrder::Colex || !a.replicas().empty()) {
+      res.reason = "CuTe extends only a colexicographic layout without replicas past its domain";
+      return res;
+    }
+    if (b.size() > limits.max_enumeration) {
+      res.reason = fmt::format("B's domain ({} points) exceeds the enumeration limit of {}", b.size(), limits.max_enumeration);
+      return res;
+    }
+    if (r.size() != b.size()) {
+      res.verdict = Verdict::Refuted;
+      res.reason = fmt::format("the stated result has size {} but B has size {}", r.size(), b.size());
+      return res;
+    }
+    for (int64_t i = 0; i < b.size(); ++i) {
+      checkpoint();
+      const int64_t x = b.images(i)[0][0];
+      const Point expected = x >= 0 && x < a.size() ? a.images(x)[0] : a.cute_image(x);
+      if (expected == r.images(i)[0]) continue;
+      res.wrong_points = res.wrong_points.value_or(0) + 1;
+      if (res.witness) continue;
+      CompositionWitness w;
+      w.index = i;
+      w.coordinate = b.split(i);
+      w.b_image = b.images(i)[0];
+      w.expected = expected;
+      w.got = r.images(i)[0];
+      res.witness = w;
+    }
+    res.verdict = res.witness ? Verdict::Refuted : Verdict::Proven;
+    if (res.witness) res.reason = fmt::format("R({}) differs from A(B({})), A extended past its domain", res.witness->index, res.witness->index);
+    return res;
+  });
+}
+
 }  // namespace lp

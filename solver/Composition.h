@@ -37,4 +37,14 @@ struct CompositionResult : Outcome {
 CompositionResult prove_composition(const Layout& a, const Layout& b, const std::optional<Layout>& r, Engine engine,
                                     const SolverLimits& limits = {});
 
+/// CuTe's own composition contract (test/unit/cute/core/composition.cpp): R(c) == A(B(c)) for every
+/// c in B's domain, with A evaluated as CuTe evaluates it also past its domain (Layout::cute_image),
+/// and size(R) == size(B). For a claim whose B leaves A's domain: Proven means CuTe's contract holds
+/// there; a refutation's witness is the first c where R differs (out_of_domain false, `expected` is
+/// A extended), with wrong_points. Decided by enumerating B's domain; unknown past
+/// limits.max_enumeration, for a B that addresses A's modes (scaled bases), or for an A CuTe does
+/// not extend (lexicographic, replicas).
+CompositionResult prove_extended_composition(const Layout& a, const Layout& b, const Layout& r,
+                                             const SolverLimits& limits = {});
+
 }  // namespace lp

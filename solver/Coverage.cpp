@@ -168,10 +168,9 @@ uint64_t target_magnitude(const Target& t) {
 // nothing: the bit-vector query decides).
 constexpr unsigned kContiguityTimeoutMs = 2000;
 
+// Precondition: integer_argument_form(l), and a target of one axis.
 std::optional<std::string> contiguous_for_every_value(z3::context& ctx, const Layout& l, const Target& t,
                                                       const Parametric& params, const SolverLimits& limits) {
-  if (!l.is_scalar() || !l.stages().empty() || !l.replicas().empty() || !l.has_domain() || t.axis.size() != 1)
-    return std::nullopt;
   const Z3IntegerParams ints(ctx, params);
   struct Term {
     int64_t instance_stride;
@@ -195,13 +194,7 @@ std::optional<std::string> contiguous_for_every_value(z3::context& ctx, const La
   }
   const z3::expr offset = ctx.int_val(l.offset().empty() ? 0 : l.offset()[0]);
   broken = broken || ctx.int_val(t.ranges[0].lo) < offset || ctx.int_val(t.ranges[0].hi) > offset + reach;
-  z3::solver s(ctx);
-  z3::params sp(ctx);
-  sp.set("timeout", std::min(kContiguityTimeoutMs, z3_check_timeout_ms(limits)));
-  s.set(sp);
-  s.add(ints.admissible() && broken);
-  std::string why;
-  if (checked_check(s, &why) != z3::unsat) return std::nullopt;
+  if (!ints.never(broken, kContiguityTimeoutMs, limits)) return std::nullopt;
   return std::string("for every parameter value, each mode, by stride, starts at most one past the offsets the modes "
                      "below it reach: every offset of the target is reached (Z3 over the integers)");
 }
@@ -210,8 +203,7 @@ std::optional<std::string> contiguous_for_every_value(z3::context& ctx, const La
 CoverageResult by_contiguity(const Layout& l, const Target& t, const SolverLimits& limits, const Parametric& params) {
   CoverageResult r;
   r.engine = Engine::Z3;
-  if (!l.is_scalar() || !l.stages().empty() || !l.replicas().empty() || !l.has_domain() || t.axis.size() != 1)
-    return r;  // not of the form
+  if (!integer_argument_form(l) || t.axis.size() != 1) return r;
   Z3Context z3_context(limits);
   if (std::optional<std::string> why = contiguous_for_every_value(z3_context(), l, t, params, limits)) {
     r.verdict = Verdict::Proven;
@@ -311,19 +303,9 @@ std::optional<std::string> confirm_uncovered(const Layout& instance, const Param
 // points over kMinimizeInstances instances; past either the witness stays.
 std::optional<CoverageWitness> smallest_uncovered(const Layout& l, const Parametric& params, const Target& t,
                                                   const SolverLimits& limits, int64_t points) {
-  std::optional<CoverageWitness> found;
-  visit_param_values(params, kMinimizeInstances, [&](const std::vector<int64_t>& values) {
-    const Layout inst = instantiate(l, params, values);
-    const int64_t cost = inst.size() * inst.replica_count() + t.box_size;
-    if (cost > points) return true;  // out of budget
-    points -= cost;
-    CoverageResult e = by_enumeration(inst, t, limits);
-    if (e.verdict != Verdict::Refuted) return false;
-    found = std::move(e.witness);
-    found->params = values;
-    return true;
-  });
-  return found;
+  return smallest_refuted<CoverageWitness>(
+      l, params, points, [&](const Layout& inst) { return inst.size() * inst.replica_count() + t.box_size; },
+      [&](const Layout& inst) { return by_enumeration(inst, t, limits).witness; });
 }
 
 bool minimize_uncovered(const Layout& l, const Parametric* params, const Target& t, CoverageResult& r,

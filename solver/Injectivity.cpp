@@ -194,9 +194,9 @@ InjectivityResult by_f2(const Layout& l) {
 // parameter value breaking an inequality (which says nothing: the bit-vector search decides).
 constexpr unsigned kNestingTimeoutMs = 2000;
 
+// Precondition: integer_argument_form(l).
 std::optional<std::string> nested_for_every_value(z3::context& ctx, const Layout& l, const Parametric& params,
                                                   const SolverLimits& limits) {
-  if (!l.is_scalar() || !l.stages().empty() || !l.replicas().empty() || !l.has_domain()) return std::nullopt;
   const Z3IntegerParams ints(ctx, params);
   auto term = [&](ParamUse::Field field, size_t mode, int64_t constant) { return ints.value(field, mode, constant); };
   struct Term {
@@ -221,13 +221,7 @@ std::optional<std::string> nested_for_every_value(z3::context& ctx, const Layout
     broken = broken || t.magnitude <= reach;
     reach = reach + (t.extent - ctx.int_val(1)) * t.magnitude;
   }
-  z3::solver s(ctx);
-  z3::params sp(ctx);
-  sp.set("timeout", std::min(kNestingTimeoutMs, z3_check_timeout_ms(limits)));
-  s.set(sp);
-  s.add(ints.admissible() && broken);
-  std::string why;
-  if (checked_check(s, &why) != z3::unsat) return std::nullopt;
+  if (!ints.never(broken, kNestingTimeoutMs, limits)) return std::nullopt;
   return std::string("for every parameter value, each mode strides past all the offsets the modes below it reach "
                      "(Z3 over the integers)");
 }
@@ -236,7 +230,7 @@ std::optional<std::string> nested_for_every_value(z3::context& ctx, const Layout
 InjectivityResult by_nesting(const Layout& l, const SolverLimits& limits, const Parametric& params) {
   InjectivityResult r;
   r.engine = Engine::Z3;
-  if (!l.is_scalar() || !l.stages().empty() || !l.replicas().empty() || !l.has_domain()) return r;  // not of the form
+  if (!integer_argument_form(l)) return r;
   Z3Context z3_context(limits);
   if (std::optional<std::string> why = nested_for_every_value(z3_context(), l, params, limits)) {
     r.verdict = Verdict::Proven;
@@ -353,19 +347,9 @@ std::optional<std::string> confirm_collision(const Layout& instance, const Param
 // kMinimizeInstances instances; nullopt when none is found within them.
 std::optional<InjectivityWitness> smallest_collision(const Layout& l, const Parametric& params, const SolverLimits& limits,
                                                      int64_t points) {
-  std::optional<InjectivityWitness> found;
-  visit_param_values(params, kMinimizeInstances, [&](const std::vector<int64_t>& values) {
-    const Layout inst = instantiate(l, params, values);
-    const int64_t cost = inst.size() * inst.replica_count();
-    if (cost > points) return true;  // out of budget
-    points -= cost;
-    InjectivityResult e = by_enumeration(inst, limits);
-    if (e.verdict != Verdict::Refuted) return false;
-    found = std::move(e.witness);
-    found->params = values;
-    return true;
-  });
-  return found;
+  return smallest_refuted<InjectivityWitness>(
+      l, params, points, [](const Layout& inst) { return inst.size() * inst.replica_count(); },
+      [&](const Layout& inst) { return by_enumeration(inst, limits).witness; });
 }
 
 bool minimize_collision(const Layout& l, const Parametric* params, InjectivityResult& r, const SolverLimits& limits) {

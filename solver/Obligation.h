@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/ir/Parametric.h"
 #include "solver/Engines.h"
 
 namespace lp {
@@ -21,6 +22,28 @@ inline constexpr int64_t kMinimizePoints = int64_t{1} << 22;
 inline constexpr int64_t kMinimizeInstances = 4096;
 /// What a search of the smallest parameter values before Z3 (Obligation::search) may enumerate.
 inline constexpr int64_t kSearchPoints = int64_t{1} << 16;
+
+/// The smallest parameter values whose instance of `l` a concrete check refutes: the counterexample
+/// people read first (values ascending, the first parameter most significant). Visits at most
+/// kMinimizeInstances instances within `points` enumerated points, each instance costing
+/// `cost(instance)`; `refute(instance)` gives the instance's witness, or none where it holds. The
+/// witness found gets `params` = the values.
+template <class Witness, class Cost, class Refute>
+std::optional<Witness> smallest_refuted(const Layout& l, const Parametric& params, int64_t points, Cost cost,
+                                        Refute refute) {
+  std::optional<Witness> found;
+  visit_param_values(params, kMinimizeInstances, [&](const std::vector<int64_t>& values) {
+    const Layout inst = instantiate(l, params, values);
+    const int64_t c = cost(inst);
+    if (c > points) return true;  // out of budget
+    points -= c;
+    found = refute(inst);
+    if (!found) return false;
+    found->params = values;
+    return true;
+  });
+  return found;
+}
 
 /// Invariant: a Result is an Outcome (verdict, engine, time, reason) plus the property's witness
 /// fields, and a default-constructed Result is unknown with no witness.

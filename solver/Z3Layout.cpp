@@ -231,4 +231,18 @@ z3::expr Z3IntegerParams::value(ParamUse::Field field, size_t mode, int64_t cons
   return ctx_.int_val(constant);
 }
 
+bool Z3IntegerParams::never(const z3::expr& broken, unsigned timeout_ms, const SolverLimits& limits) const {
+  z3::solver s(ctx_);
+  z3::params sp(ctx_);
+  sp.set("timeout", std::min(timeout_ms, z3_check_timeout_ms(limits)));
+  s.set(sp);
+  s.add(admissible_ && broken);
+  std::string why;
+  return checked_check(s, &why) == z3::unsat;
+}
+
+bool integer_argument_form(const Layout& l) {
+  return l.is_scalar() && l.stages().empty() && l.replicas().empty() && l.has_domain();
+}
+
 }  // namespace lp

@@ -10,6 +10,7 @@
 
 #include "analyzer/ir/Layout.h"
 #include "analyzer/ir/Parametric.h"
+#include "solver/Engines.h"
 
 namespace lp {
 
@@ -68,6 +69,10 @@ class Z3Layout {
   z3::expr stride(size_t mode, size_t axis) const;
 };
 
+/// The form the integer arguments over parameters take: one memory axis, a domain, no stages and no
+/// replicas.
+bool integer_argument_form(const Layout& l);
+
 /// A scalar parametric layout's extents and strides over Z3's mathematical integers, for arguments
 /// that need no bit-blasting (nesting and contiguity proofs): one variable per parameter for its
 /// quotient P / multiple, their admissible values, and each mode's extent and stride as its term.
@@ -78,6 +83,10 @@ class Z3IntegerParams {
   const z3::expr& admissible() const { return admissible_; }
   /// Mode `mode`'s extent or memory stride: its parameter term where the layout has one, else `constant`.
   z3::expr value(ParamUse::Field field, size_t mode, int64_t constant) const;
+  /// Whether no admissible value satisfies `broken` (the negation of an argument's premises): Z3
+  /// over the integers answered unsat within `timeout_ms` (capped by the run's limits). False says
+  /// nothing: some value breaks a premise, or Z3 gave up.
+  bool never(const z3::expr& broken, unsigned timeout_ms, const SolverLimits& limits) const;
 
  private:
   z3::context& ctx_;

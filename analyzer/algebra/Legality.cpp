@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 #include "analyzer/ir/Checked.h"
@@ -26,6 +27,15 @@ Witness witness_at(const Evaluator& domain, const std::string& name, int64_t i, 
 
 }  // namespace
 
+const char* note_kind_name(ContractNote::Kind kind) {
+  switch (kind) {
+    case ContractNote::Kind::ComplementHole: return "complement-hole";
+    case ContractNote::Kind::PseudoInverse: return "pseudo-inverse";
+    case ContractNote::Kind::PastDomain: return "past-domain";
+  }
+  return "past-domain";
+}
+
 Check combine(const std::vector<Check>& checks) {
   for (const Check& c : checks)
     if (c.verdict == Verdict::Illegal) return c;
@@ -34,6 +44,7 @@ Check combine(const std::vector<Check>& checks) {
   for (const Check& c : checks) {
     all.claims.insert(all.claims.end(), c.claims.begin(), c.claims.end());
     all.engines.insert(c.engines.begin(), c.engines.end());
+    all.notes.insert(all.notes.end(), c.notes.begin(), c.notes.end());
   }
   for (const Check& c : checks)
     if (c.verdict == Verdict::Unknown) {
@@ -46,42 +57,75 @@ Check combine(const std::vector<Check>& checks) {
   return all;
 }
 
-Check claim_composition(Layout a, const CuteLayout& b, Layout r, std::string context) {
-  Check c{Verdict::Legal, {}, std::nullopt, {}, {}};
-  c.claims.push_back(CompositionClaim{std::move(a), to_ir(b), std::move(r), std::move(context)});
-  return c;
+Check claim_composition(Layout a, const CuteLayout& b, Layout r, std::string context, std::string role) {
+  return claim_composition(std::move(a), to_ir(b), std::move(r), std::move(context), std::move(role));
 }
 
 Check check_complement(const CuteLayout& l, int64_t cotarget, const CuteLayout& r) {
-  std::vector<CuteLayout> modes;
+  const Evaluator el(to_ir(l)), er(to_ir(r));
+  if (auto big = too_large(checked_mul(el.size(), er.size()), "(L, complement)")) return *big;
+  auto values = [](const Evaluator& e, std::vector<int64_t>& out) {
+    for (int64_t i = 0; i < e.size(); ++i) {
+      checkpoint();
+      int64_t v = 0;
+      if (!as_integer(e.at(i), v)) return false;
+      out.push_back(v);
+    }
+    return true;
+  };
+  std::vector<int64_t> lv, rv;
+  if (!values(el, lv) || !values(er, rv)) return Check::illegal("complement of a layout with non-integer values");
+  // CuTe's cosize, L(size-1) + 1, is the largest value + 1 for the non-negative strides a complement has.
+  const int64_t cosize_lr = *std::max_element(lv.begin(), lv.end()) + *std::max_element(rv.begin(), rv.end()) + 1;
+  if (cosize_lr < cotarget)
+    return Check::illegal(fmt::format("the complement falls short of the cotarget: cosize((L, R)) = {} < {}", cosize_lr,
+                                      cotarget),
+                          Witness{"(L,R)", std::nullopt, "", "cosize((L,R)) at least", std::to_string(cotarget),
+                                  "cosize((L,R))", std::to_string(cosize_lr)});
+  // size(R) >= size(M) / size(filter(L)): R repeats L often enough to reach the cotarget.
+  int64_t filtered_size = 1;
   for (const CuteLayout& leaf : l.leaves())
-    if (!leaf.stride.is_zero()) modes.push_back(leaf);
-  if (modes.empty()) modes.push_back(CuteLayout::leaf(Int{1, true}, Int{0, true}));
-  const CuteLayout combined = CuteLayout::tuple({CuteLayout::tuple(modes), r});
-  const Evaluator e(to_ir(combined));
-  if (auto big = too_large(e.size(), "(L, complement)")) return *big;
-  std::unordered_map<int64_t, int64_t> seen;
-  for (int64_t i = 0; i < e.size(); ++i) {
-    checkpoint();
-    int64_t v = 0;
-    if (!as_integer(e.at(i), v)) return Check::illegal("complement of a layout with non-integer values");
-    auto [it, fresh] = seen.emplace(v, i);
-    if (!fresh)
-      return Check::illegal(
-          fmt::format("the complement overlaps the layout: (L, R) maps {} and {} to {}", e.coordinate(it->second),
-                      e.coordinate(i), v),
-          witness_at(e, "(L,R)", i, fmt::format("(L,R) at {}, another coordinate", e.coordinate(it->second)),
-                     fmt::format("{}", v), "(L,R)(c)", fmt::format("{}", v)));
+    if (!leaf.stride.is_zero()) filtered_size = checked_mul(filtered_size, leaf.shape.value);
+  if (er.size() < cotarget / filtered_size)
+    return Check::illegal(fmt::format("the complement is too short: size(R) = {} < size(M) / size(filter(L)) = {} / {}",
+                                      er.size(), cotarget, filtered_size),
+                          Witness{"R", std::nullopt, "", "size(R) at least", std::to_string(cotarget / filtered_size),
+                                  "size(R)", std::to_string(er.size())});
+  const std::set<int64_t> l_set(lv.begin(), lv.end());
+  for (int64_t i = 1; i < er.size(); ++i) {
+    if (rv[i - 1] >= rv[i])
+      return Check::illegal("the complement is not ordered: R(i-1) >= R(i)",
+                            witness_at(er, "R", i, "R(i) above R(i-1) =", std::to_string(rv[i - 1]), "R(i)",
+                                       std::to_string(rv[i])));
+    if (l_set.count(rv[i]))
+      return Check::illegal(fmt::format("the complement is not disjoint from L: R(i) = {} is a value of L", rv[i]),
+                            witness_at(er, "R", i, "R(i) not a value of L, but L takes", std::to_string(rv[i]), "R(i)",
+                                       std::to_string(rv[i])));
   }
+  // What the contract allows: (filter(L), R) need not cover [0, M). (Where CuTe gives a result,
+  // its floored strides never make (filter(L), R) hit an offset twice: tests/algebra/test_properties.cpp.)
+  Check c = Check::legal();
+  std::set<int64_t> seen;
+  for (const int64_t x : std::set<int64_t>(lv.begin(), lv.end()))
+    for (const int64_t y : rv) seen.insert(x + y);
   for (int64_t v = 0; v < cotarget; ++v) {
     checkpoint();
-    if (!seen.count(v))
-      return Check::illegal(
+    if (!seen.count(v)) {
+      c.notes.push_back(ContractNote{
+          ContractNote::Kind::ComplementHole,
           fmt::format("the complement leaves a hole: offset {} < cotarget {} is hit by neither L nor R", v, cotarget),
           Witness{"(L,R)", std::nullopt, "", "an index c with (L,R)(c)", fmt::format("{}", v), "values of (L,R)",
-                  fmt::format("never {}", v)});
+                  fmt::format("never {}", v)}});
+      break;
+    }
   }
-  return Check::legal();
+  return c;
+}
+
+Check claim_composition(Layout a, Layout b, Layout r, std::string context, std::string role) {
+  Check c{Verdict::Legal, {}, std::nullopt, {}, {}};
+  c.claims.push_back(CompositionClaim{std::move(a), std::move(b), std::move(r), std::move(context), std::move(role)});
+  return c;
 }
 
 Check check_same_function(const CuteLayout& l, const CuteLayout& r, const char* what) {
@@ -133,25 +177,44 @@ Check check_zeros_removed(const CuteLayout& l, const CuteLayout& r, const char* 
   return Check::legal();
 }
 
-Check check_right_inverse(const CuteLayout& l, const CuteLayout& r) {
-  const Evaluator el(to_ir(l)), er(to_ir(r));
-  if (auto big = too_large(std::max(el.size(), er.size()), "the domain")) return *big;
+namespace {
+
+// L at an index, as CuTe evaluates it past the domain; the first index outside the domain becomes
+// a past-domain note.
+Value value_past_domain(const Evaluator& e, const char* name, int64_t j, const std::string& at, Check& c) {
+  if (j >= 0 && j < e.size()) return e.at(j);
+  if (std::none_of(c.notes.begin(), c.notes.end(),
+                   [](const ContractNote& n) { return n.kind == ContractNote::Kind::PastDomain; }))
+    c.notes.push_back(ContractNote{
+        ContractNote::Kind::PastDomain,
+        fmt::format("{} is evaluated at {} = {}, outside its domain [0, {}), where CuTe extends it by its strides", name,
+                    at, j, e.size()),
+        Witness{name, std::nullopt, "", fmt::format("{} in", at), fmt::format("[0, {})", e.size()), at,
+                std::to_string(j)}});
+  return e.at_extended(j);
+}
+
+}  // namespace
+
+Check check_right_inverse(const Layout& l, const Layout& r) {
+  const Evaluator el(l), er(r);
+  if (auto big = too_large(er.size(), "R's domain")) return *big;  // L is only evaluated, at R's values
+  Check c = Check::legal();
   for (int64_t i = 0; i < er.size(); ++i) {
     checkpoint();
     int64_t j = 0;
-    if (!as_integer(er.at(i), j) || j < 0 || j >= el.size())
-      return Check::illegal(fmt::format("R(i) = {} is outside L's domain [0, {})", value_text(er.at(i)), el.size()),
-                            witness_at(er, "R", i, "R(i) in", fmt::format("[0, {})", el.size()), "R(i)",
-                                       value_text(er.at(i))));
-    if (el.at(j) != integer_value(i))
+    if (!as_integer(er.at(i), j))
+      return Check::illegal(fmt::format("R(i) = {} is not an index of L", value_text(er.at(i))),
+                            witness_at(er, "R", i, "R(i) an", "integer", "R(i)", value_text(er.at(i))));
+    const Value back = value_past_domain(el, "L", j, "R(i)", c);
+    if (back != integer_value(i))
       return Check::illegal("R is not a right inverse: L(R(i)) != i",
-                            witness_at(er, "R", i, "L(R(i))", fmt::format("{}", i), "L(R(i))", value_text(el.at(j))));
+                            witness_at(er, "R", i, "L(R(i))", fmt::format("{}", i), "L(R(i))", value_text(back)));
   }
-  std::string note;
   if (er.size() < el.size())
-    note = fmt::format("R covers offsets [0, {}) of L's {} points (CuTe returns the largest contiguous-from-0 piece)",
-                       er.size(), el.size());
-  return Check::legal(note);
+    c.reason = fmt::format("R covers offsets [0, {}) of L's {} points (CuTe returns the largest contiguous-from-0 piece)",
+                           er.size(), el.size());
+  return c;
 }
 
 Check check_injective(const CuteLayout& l, const char* name) {
@@ -171,29 +234,38 @@ Check check_injective(const CuteLayout& l, const char* name) {
   return Check::legal();
 }
 
-Check check_left_inverse(const CuteLayout& l, const CuteLayout& r) {
-  Check inj = check_injective(l, "L");
-  if (inj.verdict != Verdict::Legal) {
-    if (inj.verdict == Verdict::Illegal) inj.reason = "no left inverse exists: " + inj.reason;
-    return inj;
-  }
-  const Evaluator el(to_ir(l)), er(to_ir(r));
+Check check_left_inverse(const Layout& l, const Layout& r) {
+  const Evaluator el(l), er(r);
+  if (auto big = too_large(el.size(), "L's domain")) return *big;  // R is only evaluated, at L's values
+  Check c = Check::legal();
   for (int64_t i = 0; i < el.size(); ++i) {
     checkpoint();
-    int64_t j = 0;
-    if (!as_integer(el.at(i), j) || j < 0 || j >= er.size())
-      return Check::illegal(fmt::format("L(i) = {} is outside R's domain [0, {})", value_text(el.at(i)), er.size()),
-                            witness_at(el, "L", i, "L(i) in", fmt::format("[0, {})", er.size()), "L(i)",
-                                       value_text(el.at(i))));
-    if (er.at(j) != integer_value(i))
-      return Check::illegal("R is not a left inverse: R(L(i)) != i",
-                            witness_at(el, "L", i, "R(L(i))", fmt::format("{}", i), "R(L(i))", value_text(er.at(j))));
+    const Value li = el.at(i);
+    int64_t x = 0, y = 0;
+    if (!as_integer(li, x))
+      return Check::illegal(fmt::format("L(i) = {} is not an index of R", value_text(li)),
+                            witness_at(el, "L", i, "L(i) an", "integer", "L(i)", value_text(li)));
+    const Value ri = value_past_domain(er, "R", x, "L(i)", c);
+    if (!as_integer(ri, y))
+      return Check::illegal(fmt::format("R(L(i)) = {} is not an index of L", value_text(ri)),
+                            witness_at(el, "L", i, "R(L(i)) an", "integer", "R(L(i))", value_text(ri)));
+    const Value back = value_past_domain(el, "L", y, "R(L(i))", c);
+    if (back != li)
+      return Check::illegal("R is not a left inverse: L(R(L(i))) != L(i)",
+                            witness_at(el, "L", i, "L(R(L(i)))", value_text(li), "L(R(L(i)))", value_text(back)));
+    if (y != i && std::none_of(c.notes.begin(), c.notes.end(),
+                               [](const ContractNote& n) { return n.kind == ContractNote::Kind::PseudoInverse; }))
+      c.notes.push_back(ContractNote{
+          ContractNote::Kind::PseudoInverse,
+          fmt::format("L is not injective: L({}) = L({}) = {}, so R(L(i)) = {}, not {}; R inverts L only on its image",
+                      el.coordinate(i), y >= 0 && y < el.size() ? el.coordinate(y) : std::to_string(y), value_text(li), y, i),
+          witness_at(el, "L", i, "R(L(i))", std::to_string(i), "R(L(i))", std::to_string(y))});
   }
-  return Check::legal();
+  return c;
 }
 
-Check check_common_vector(const CuteLayout& a, const CuteLayout& b, int64_t n) {
-  const Evaluator ea(to_ir(a)), eb(to_ir(b));
+Check check_common_vector(const Layout& a, const Layout& b, int64_t n) {
+  const Evaluator ea(a), eb(b);
   if (auto big = too_large(std::max(ea.size(), eb.size()), "the domain")) return *big;
   std::unordered_map<int64_t, int64_t> where;  // offset of B -> its index, or -1 when hit twice
   for (int64_t i = 0; i < eb.size(); ++i) {

@@ -30,7 +30,18 @@ Outcome op_coalesce(const Layout& l);
 Outcome op_filter_zeros(const Layout& l);
 Outcome op_filter(const Layout& l);
 Outcome op_compose(const Operand& a, const Operand& b);
-Outcome op_complement(const Layout& l, std::optional<Int> cotarget);
+/// complement's cotarget: an integer or a shape (CuTe's IntTuple). CuTe's contract uses its size;
+/// the shape's staticness shapes the result (`(_4,7)` keeps a static 4 where 28 would not).
+struct Cotarget {
+  std::vector<Int> shape;
+  Cotarget(Int n) : shape{n} {}  // NOLINT: an integer is a rank-1 cotarget
+  Cotarget(std::vector<Int> s) : shape(std::move(s)) {}  // NOLINT
+  int64_t size() const;
+};
+/// complement(L, cotarget); without one, CuTe's default cosize(filter(L)). Inverses of layouts
+/// composed with a swizzle follow CuTe's swizzle_layout.hpp (composition(inverse(L), Sw), which
+/// CuTe rewrites as Sw' o inverse(L)); so does max_common_vector.
+Outcome op_complement(const Layout& l, std::optional<Cotarget> cotarget);
 enum class DivideKind { Logical, Zipped, Tiled, Flat };
 Outcome op_divide(DivideKind kind, const Layout& l, const CuteTiler& t);
 Outcome op_logical_product(const Layout& a, const CuteTiler& b);

@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "analyzer/ir/Checked.h"
+#include "analyzer/parse/OperandParser.h"
 #include "hw/ElementType.h"
 #include "hw/HwError.h"
 
@@ -36,13 +37,14 @@ const char* kind_phrase(const AnnotationParser::Entity& e) {
     case K::Desc: return "a descriptor";
     case K::Compose: return "a composition";
     case K::Divide: return "a divide";
+    case K::Product: return "a product";
   }
   return "a name";
 }
 
 bool has_layout(const AnnotationParser::Entity& e) {
   using K = AnnotationParser::Kind;
-  return e.kind == K::Buffer || e.kind == K::Compose || e.kind == K::Divide;
+  return e.kind == K::Buffer || e.kind == K::Compose || e.kind == K::Divide || e.kind == K::Product;
 }
 
 std::string joined(const std::vector<std::string>& v) {
@@ -442,7 +444,7 @@ class StatementReader {
       c().fail_expected(fmt::format("a declared name{} {}", tiler_allowed ? ", a layout in backquotes or a tiler [...]"
                                                                           : " or a layout in backquotes", context));
     Name n{std::move(id), loc(at)};
-    resolve(n, has_layout, "a buffer, composition or divide (something with a layout)");
+    resolve(n, has_layout, "a buffer, composition, divide or product (something with a layout)");
     return n;
   }
 
@@ -453,7 +455,7 @@ class StatementReader {
     std::string kw = c().parse_identifier();
     if (kw.empty())
       c().fail_expected("a statement keyword (smem, tmem, regs, global, param, arch, access, tma, wgmma, tcgen05, "
-                        "compose, divide, covers, expect, cute or allow)");
+                        "compose, divide, product, covers, expect, cute or allow)");
     Statement st;
     st.loc = loc(at);
     if (kw == "smem") st.body = buffer(Space::Smem);
@@ -468,6 +470,7 @@ class StatementReader {
     else if (kw == "tcgen05") st.body = desc(DescKind::Tcgen05);
     else if (kw == "compose") st.body = compose();
     else if (kw == "divide") st.body = divide();
+    else if (kw == "product") st.body = product();
     else if (kw == "covers") st.body = expect(true);
     else if (kw == "expect") st.body = expect(false);
     else if (kw == "cute") st.body = cute_def();
@@ -477,7 +480,7 @@ class StatementReader {
       return std::nullopt;
     } else {
       fail(loc(at), fmt::format("unknown statement '{}'; expected smem, tmem, regs, global, param, arch, access, tma, "
-                                "wgmma, tcgen05, compose, divide, covers, expect, cute or allow",
+                                "wgmma, tcgen05, compose, divide, product, covers, expect, cute or allow",
                                 kw));
     }
     return st;
@@ -730,27 +733,60 @@ class StatementReader {
     return ComposeDecl{n, std::move(a), std::move(b)};
   }
 
+  // The operation word of a divide or product, one of `table`; else a located error that lists them.
+  template <class Kind>
+  std::pair<Kind, SourceLoc> operation(std::string_view what, std::initializer_list<std::pair<std::string_view, Kind>> table) {
+    std::string names;
+    size_t k = 0;
+    for (const auto& entry : table) names += (k++ == 0 ? "" : k == table.size() ? " or " : ", ") + std::string(entry.first);
+    Name op = name(names);
+    for (const auto& [word, kind] : table)
+      if (op.text == word) {
+        c().expect("(", fmt::format("after '{}'", op.text));
+        return {kind, op.loc};
+      }
+    fail(op.loc, fmt::format("unknown {} '{}'; expected {}", what, op.text, names));
+  }
+
   DivideDecl divide() {
     Name n = name("the divide's name");
     declare(n);
     c().expect("=", "and the divide (divide NAME = logical_divide(A, TILER))");
-    Name op = name("logical_divide, zipped_divide, tiled_divide or flat_divide");
-    DivideKind kind;
-    if (op.text == "logical_divide") kind = DivideKind::Logical;
-    else if (op.text == "zipped_divide") kind = DivideKind::Zipped;
-    else if (op.text == "tiled_divide") kind = DivideKind::Tiled;
-    else if (op.text == "flat_divide") kind = DivideKind::Flat;
-    else
-      fail(op.loc, fmt::format("unknown divide '{}'; expected logical_divide, zipped_divide, tiled_divide or flat_divide",
-                               op.text));
-    c().expect("(", fmt::format("after '{}'", op.text));
+    const auto [kind, kind_loc] = operation<DivideKind>("divide", {{"logical_divide", DivideKind::Logical},
+                                                                   {"zipped_divide", DivideKind::Zipped},
+                                                                   {"tiled_divide", DivideKind::Tiled},
+                                                                   {"flat_divide", DivideKind::Flat}});
     Operand a = operand("as the layout to divide");
     c().expect(",", "between the layout and the tiler");
     Operand tiler = operand("as the tiler", true);
     c().expect(")", "closing the divide");
     end_of_statement();
     commit(AnnotationParser::Kind::Divide);
-    return DivideDecl{n, kind, op.loc, std::move(a), std::move(tiler)};
+    return DivideDecl{n, kind, kind_loc, std::move(a), std::move(tiler)};
+  }
+
+  ProductDecl product() {
+    Name n = name("the product's name");
+    declare(n);
+    c().expect("=", "and the product (product NAME = logical_product(A, B))");
+    const auto [kind, kind_loc] = operation<ProductKind>("product", {{"logical_product", ProductKind::Logical},
+                                                                     {"blocked_product", ProductKind::Blocked},
+                                                                     {"raked_product", ProductKind::Raked},
+                                                                     {"tile_to_shape", ProductKind::TileToShape}});
+    ProductDecl d{n, kind, kind_loc, operand("as the block A"), std::nullopt, std::nullopt};
+    if (kind == ProductKind::TileToShape) {
+      c().expect(",", "between the block and the target shape");
+      c().skip_ws();
+      d.target = parse_flat_shape_at(c());
+    } else {
+      c().expect(",", "between the two layouts");
+      // CuTe's logical_product takes a tiler as B; blocked and raked products take layouts.
+      d.b = operand("as the layout B", kind == ProductKind::Logical);
+    }
+    c().expect(")", "closing the product");
+    end_of_statement();
+    commit(AnnotationParser::Kind::Product);
+    return d;
   }
 
   std::vector<AxisRangeExpr> ranges() {
@@ -786,7 +822,7 @@ class StatementReader {
     ExpectStmt e;
     e.subject = name(covers_keyword ? "the name whose coverage is declared" : "the name the expectation is about");
     using K = AnnotationParser::Kind;
-    auto layout_subject = [&] { resolve(e.subject, has_layout, "a buffer, composition or divide (something with a layout)"); };
+    auto layout_subject = [&] { resolve(e.subject, has_layout, "a buffer, composition, divide or product (something with a layout)"); };
     if (covers_keyword) {
       layout_subject();
       e.kind = ExpectKind::Covers;
@@ -821,7 +857,7 @@ class StatementReader {
     } else if (prop == "illegal") {
       e.kind = ExpectKind::Illegal;
       resolve(e.subject, [](const AnnotationParser::Entity& x) { return x.kind != K::Param; },
-              "a declaration, access, copy, descriptor, composition or divide");
+              "a declaration, access, copy, descriptor, composition, divide or product");
     } else {
       c().set_pos(at);
       c().fail_expected("a property: injective, conflict-free, wavefronts <= N, covers AXIS=LO..HI or illegal");

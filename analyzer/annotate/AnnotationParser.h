@@ -48,7 +48,7 @@ class AnnotationParser {
   ParseResult finish(std::optional<Language> language, std::vector<Diagnostic> scan_diagnostics, bool skipped);
 
   /// What a declared name stands for.
-  enum class Kind { Buffer, Param, Access, Tma, Desc, Compose, Divide };
+  enum class Kind { Buffer, Param, Access, Tma, Desc, Compose, Divide, Product };
   struct Entity {
     Kind kind = Kind::Buffer;
     Space space = Space::Smem;  ///< for buffers

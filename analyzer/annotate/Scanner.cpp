@@ -264,9 +264,9 @@ class Lexer {
   size_t comment_ = 0;
 };
 
-constexpr std::array<std::string_view, 15> kKeywords = {"smem",    "tmem",   "regs",   "global", "param",
-                                                        "arch",    "access", "tma",    "wgmma",  "tcgen05",
-                                                        "compose", "divide", "covers", "expect", "allow"};
+constexpr std::array<std::string_view, 16> kKeywords = {"smem",    "tmem",   "regs",    "global", "param",  "arch",
+                                                        "access",  "tma",    "wgmma",   "tcgen05", "compose", "divide",
+                                                        "product", "covers", "expect", "allow"};
 
 bool iequals_prefix(const std::string& t, size_t i, size_t e, std::string_view word) {
   if (e - i < word.size()) return false;

@@ -15,6 +15,16 @@ const char* space_name(Space s) {
   return "smem";
 }
 
+const char* product_name(ProductKind k) {
+  switch (k) {
+    case ProductKind::Logical: return "logical_product";
+    case ProductKind::Blocked: return "blocked_product";
+    case ProductKind::Raked: return "raked_product";
+    case ProductKind::TileToShape: return "tile_to_shape";
+  }
+  return "logical_product";
+}
+
 const char* divide_name(DivideKind k) {
   switch (k) {
     case DivideKind::Logical: return "logical_divide";

@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "analyzer/algebra/CuteLayout.h"
 #include "analyzer/diag/Diagnostic.h"
 #include "analyzer/parse/Parsers.h"
 #include "analyzer/parse/TilerParser.h"
@@ -206,6 +207,21 @@ struct DivideDecl {
   Operand a, tiler;
 };
 
+enum class ProductKind { Logical, Blocked, Raked, TileToShape };
+const char* product_name(ProductKind k);  ///< "logical_product", ..., "tile_to_shape"
+
+/// `product NAME = logical_product(A, B)` (also blocked_product, raked_product: B a layout), or
+/// `product NAME = tile_to_shape(A, (_8,_16))`. Invariant: `target` is set exactly for tile_to_shape
+/// (a flat shape, every extent >= 1), `b` for the others.
+struct ProductDecl {
+  Name name;
+  ProductKind kind = ProductKind::Logical;
+  SourceLoc kind_loc;
+  Operand a;
+  std::optional<Operand> b;
+  std::optional<std::vector<algebra::Int>> target;
+};
+
 /// `AXIS=LO..HI`, inclusive. The axis is a name (`TLane`, `laneid`) or a CuTe basis index
 /// (`0`, written as digits; `text` holds them). Invariant: lo <= hi.
 struct AxisRangeExpr {
@@ -260,8 +276,8 @@ struct Instance {
 /// of their own in the AST.
 struct Statement {
   SourceLoc loc;  ///< the first keyword
-  std::variant<BufferDecl, ParamDecl, DerivedParamDecl, ArchDecl, AccessDecl, TmaDecl, DescDecl, ComposeDecl, DivideDecl, ExpectStmt,
-               CuteDef>
+  std::variant<BufferDecl, ParamDecl, DerivedParamDecl, ArchDecl, AccessDecl, TmaDecl, DescDecl, ComposeDecl, DivideDecl,
+               ProductDecl, ExpectStmt, CuteDef>
       body;
   std::vector<Suppression> allows;
   std::optional<Origin> origin;

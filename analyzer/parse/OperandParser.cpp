@@ -55,6 +55,12 @@ std::optional<algebra::Int> parse_cute_integer(std::shared_ptr<const SourceText>
 
 std::vector<algebra::Int> parse_flat_shape(std::shared_ptr<const SourceText> src) {
   Cursor c(std::move(src));
+  std::vector<algebra::Int> shape = parse_flat_shape_at(c);
+  if (!c.at_end()) c.fail_expected("the end of the shape");
+  return shape;
+}
+
+std::vector<algebra::Int> parse_flat_shape_at(Cursor& c) {
   std::vector<algebra::Int> shape;
   const bool tuple = c.consume("(");
   int64_t size = 1;
@@ -67,7 +73,6 @@ std::vector<algebra::Int> parse_flat_shape(std::shared_ptr<const SourceText> src
     shape.push_back(e);
   } while (tuple && c.consume(","));
   if (tuple) c.expect(")", "or ',' in the flat shape (nested modes are not a flat shape)");
-  if (!c.at_end()) c.fail_expected("the end of the shape");
   return shape;
 }
 

@@ -24,6 +24,8 @@ std::optional<algebra::Int> parse_cute_integer(std::shared_ptr<const SourceText>
 /// A flat shape `(_8,16)`, or a single extent `8`; every extent at least 1, their product within
 /// 64 bits.
 std::vector<algebra::Int> parse_flat_shape(std::shared_ptr<const SourceText> src);
+/// The same at the cursor, which is left after the shape.
+std::vector<algebra::Int> parse_flat_shape_at(Cursor& c);
 
 /// Reads a swizzle's `<B,M,S>` at the cursor (after its word) and checks it (Swizzle::check).
 Swizzle parse_swizzle_parameters(Cursor& c, std::string_view closing);

@@ -51,6 +51,27 @@ std::string cpp_shape(const std::vector<Int>& s) {
   return out + ")";
 }
 
+std::string shape_text(const std::vector<Int>& s) {
+  std::string out = "(";
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? "," : "") + std::string(s[i].is_static ? "_" : "") + std::to_string(s[i].value);
+  return out + ")";
+}
+
+/// A swizzle CuTe's Swizzle<B,M,S> accepts (|S| >= B), shifts of either sign.
+Swizzle random_swizzle(LayoutGen& g) {
+  const int bits = static_cast<int>(g.pick({1, 1, 2, 2, 3}));
+  const int base = static_cast<int>(g.pick({0, 1, 2, 3}));
+  const int shift = (g.chance(0.25) ? -1 : 1) * static_cast<int>(bits + g.pick({0, 1, 2}));
+  return Swizzle(bits, base, shift);
+}
+
+std::string swizzle_cpp(const Swizzle& sw) { return fmt::format("Swizzle<{},{},{}>{{}}", sw.bits(), sw.base(), sw.shift()); }
+
+/// `Sw o _0 o L` in the IR, read from its CuTe text as a user writes it.
+Layout swizzled(const Swizzle& sw, const CuteLayout& l) {
+  return parse_layout_text(fmt::format("Sw<{},{},{}> o _0 o {}", sw.bits(), sw.base(), sw.shift(), cute_text(l)), "<gen>").layout;
+}
+
 struct Case {
   std::string op, description, cpp;
   algebra::Outcome ours;
@@ -121,10 +142,57 @@ void generate(Suite& s) {
     }
     s.add("right_inverse", cute_text(l), fmt::format("right_inverse({})", cpp_layout(l)),
           [=] { return lp::decide_claims(op_right_inverse(to_ir(l))); },
-          [=](const Layout& r) { return check_right_inverse(l, from_ir(r)); });
+          [=](const Layout& r) { return check_right_inverse(to_ir(l), r); });
     s.add("left_inverse", cute_text(l), fmt::format("left_inverse({})", cpp_layout(l)),
           [=] { return lp::decide_claims(op_left_inverse(to_ir(l))); },
-          [=](const Layout& r) { return check_left_inverse(l, from_ir(r)); });
+          [=](const Layout& r) { return check_left_inverse(to_ir(l), r); });
+  }
+  // Shape cotargets (CuTe's IntTuple cotarget: its size, and each extent's staticness).
+  for (int i = 0; i < 200; ++i) {
+    CuteLayout l = g.chance(0.5) ? g.compact() : g.any();
+    std::vector<Int> shape;
+    int64_t m = 1;
+    for (int k = 0, rank = static_cast<int>(g.pick({1, 2, 3})); k < rank; ++k) {
+      shape.push_back(Int{g.pick({1, 2, 3, 4, 8}), !g.chance(0.3)});
+      m *= shape.back().value;
+    }
+    s.add("complement", fmt::format("{} , {}", cute_text(l), shape_text(shape)),
+          fmt::format("complement({},{})", cpp_layout(l), cpp_shape(shape)),
+          [=] { return lp::decide_claims(op_complement(to_ir(l), Cotarget{shape})); },
+          [=](const Layout& r) { return check_complement(l, m, from_ir(r)); });
+  }
+  // Swizzled layouts (CuTe's swizzle_layout.hpp): inverses, max_common_vector and A o (Sw o B).
+  // Static only: CuTe's rewrite A o Sw = Sw' o A evaluates A at the masks at compile time.
+  for (int i = 0; i < 250; ++i) {
+    const Swizzle sw = random_swizzle(g);
+    const CuteLayout l = g.chance(0.7) ? g.compact() : g.any();
+    const Layout in = swizzled(sw, l);
+    const std::string d = fmt::format("Sw<{},{},{}> o {}", sw.bits(), sw.base(), sw.shift(), cute_text(l));
+    const std::string cpp = fmt::format("composition({},{})", swizzle_cpp(sw), cpp_layout(l));
+    s.add("right_inverse", d, fmt::format("right_inverse({})", cpp), [=] { return lp::decide_claims(op_right_inverse(in)); },
+          [=](const Layout& r) { return check_right_inverse(in, r); });
+    s.add("left_inverse", d, fmt::format("left_inverse({})", cpp), [=] { return lp::decide_claims(op_left_inverse(in)); },
+          [=](const Layout& r) { return check_left_inverse(in, r); });
+    const CuteLayout other = g.compact(3);
+    if (other.size().value == l.size().value) {
+      const Layout o = to_ir(other);
+      s.add("max_common_vector", d + " , " + cute_text(other),
+            fmt::format("max_common_vector({},{})", cpp, cpp_layout(other)),
+            [=] { return lp::decide_claims(op_max_common_vector(in, o)); });
+      s.add("max_common_vector", cute_text(other) + " , " + d,
+            fmt::format("max_common_vector({},{})", cpp_layout(other), cpp),
+            [=] { return lp::decide_claims(op_max_common_vector(o, in)); });
+      const Swizzle sw2 = g.chance(0.3) ? sw : random_swizzle(g);
+      const Layout in2 = swizzled(sw2, other);
+      s.add("max_common_vector", d + " , swizzled",
+            fmt::format("max_common_vector({},composition({},{}))", cpp, swizzle_cpp(sw2), cpp_layout(other)),
+            [=] { return lp::decide_claims(op_max_common_vector(in, in2)); });
+    }
+    const CuteLayout a = g.compact(2);
+    const Layout ai = to_ir(a);
+    s.add("compose", cute_text(a) + " o (" + d + ")", fmt::format("composition({},{})", cpp_layout(a), cpp),
+          [=] { return lp::decide_claims(op_compose(ai, in)); },
+          [=](const Layout& r) { return lp::decide_claims(claim_composition(ai, in, r)); });
   }
   for (int i = 0; i < 250; ++i) {
     g.allow_dynamic = i % 4 == 0;
@@ -194,7 +262,7 @@ int main(int argc, char** argv) {
   const size_t fns = (suite.cases.size() + per_fn - 1) / per_fn;
   for (size_t u = 0; u < units; ++u) {
     std::ofstream prog(dir / fmt::format("cute_cases_{}.cpp", u));
-    prog << "#include <cute/layout.hpp>\n#include <cstdio>\nusing namespace cute;\n";
+    prog << "#include <cute/layout.hpp>\n#include <cute/layout_composed.hpp>\n#include <cute/swizzle_layout.hpp>\n#include <cstdio>\nusing namespace cute;\n";
     for (size_t f = u; f < fns; f += units) {
       prog << "void cases_" << f << "() {\n";
       for (size_t i = f * per_fn; i < std::min(suite.cases.size(), (f + 1) * per_fn); ++i)

@@ -42,6 +42,9 @@ Evaluator eval(const algebra::Outcome& o) {
   return o.layout ? eval(*o.layout) : Evaluator(*o.composed);
 }
 bool injective(const std::vector<int64_t>& v) { return std::set<int64_t>(v.begin(), v.end()).size() == v.size(); }
+bool has_note(const Check& c, ContractNote::Kind kind) {
+  return std::any_of(c.notes.begin(), c.notes.end(), [kind](const ContractNote& n) { return n.kind == kind; });
+}
 int64_t cosize_bf(const std::vector<int64_t>& v) { return v.empty() ? 0 : *std::max_element(v.begin(), v.end()) + 1; }
 /// Size of CuTe's filter(L): the product of the extents of the leaves with a nonzero stride.
 int64_t filtered_size(const CuteLayout& l) {
@@ -88,23 +91,24 @@ const char* const kCoalesceCases[] = {
 };
 
 // ---- complement.cpp, TEST(CuTe_core, Complement) ----
-// cotarget: nullopt = CuTe's default (cosize(layout)); a shape cotarget make_shape(Int<2>{}, 2)
-// is given as its size (dynamic, since one extent is).
+// cotarget: nullopt = CuTe's default (cosize(layout)); an integer, or a shape such as
+// make_shape(Int<2>{}, 2), passed as the shape.
 struct ComplementCase {
   const char* l;
-  std::optional<Int> cotarget;
+  std::optional<Cotarget> cotarget;
 };
-constexpr std::optional<Int> kDefault = std::nullopt;
+const std::optional<Cotarget> kDefault = std::nullopt;
 constexpr Int S(int64_t v) { return Int{v, true}; }
 constexpr Int D(int64_t v) { return Int{v, false}; }
+const Cotarget kShape2x2 = Cotarget{std::vector<Int>{S(2), D(2)}};  // make_shape(Int<2>{}, 2)
 const ComplementCase kComplementCases[] = {
-    {"_1:_0", kDefault}, {"_1:_0", S(2)}, {"_1:_0", S(5)}, {"_1:_0", D(4)},
-    {"_1:_1", kDefault}, {"_1:_1", S(2)}, {"_1:_1", S(5)}, {"_1:_1", D(4)},
-    {"_1:_2", S(1)}, {"_1:_2", S(2)}, {"_1:_2", S(8)}, {"_1:_2", S(5)}, {"_1:_2", D(4)},
+    {"_1:_0", kDefault}, {"_1:_0", S(2)}, {"_1:_0", S(5)}, {"_1:_0", kShape2x2},
+    {"_1:_1", kDefault}, {"_1:_1", S(2)}, {"_1:_1", S(5)}, {"_1:_1", kShape2x2},
+    {"_1:_2", S(1)}, {"_1:_2", S(2)}, {"_1:_2", S(8)}, {"_1:_2", S(5)}, {"_1:_2", kShape2x2},
     {"_4:_0", S(1)}, {"_4:_0", S(2)}, {"_4:_0", S(8)},
     {"_4:_1", S(1)}, {"_4:_1", S(2)}, {"_4:_1", S(8)},
-    {"_4:_2", S(1)}, {"_4:_2", kDefault}, {"_4:_2", S(16)}, {"_4:_2", S(19)}, {"_4:_2", D(4)},
-    {"_4:_4", S(1)}, {"_4:_4", kDefault}, {"_4:_4", S(17)}, {"_4:_4", D(4)},
+    {"_4:_2", S(1)}, {"_4:_2", kDefault}, {"_4:_2", S(16)}, {"_4:_2", S(19)}, {"_4:_2", kShape2x2},
+    {"_4:_4", S(1)}, {"_4:_4", kDefault}, {"_4:_4", S(17)}, {"_4:_4", kShape2x2},
     {"(_2,_4):(_1,_2)", kDefault}, {"(_2,_3):(_1,_2)", kDefault}, {"(_2,_4):(_1,_4)", kDefault},
     {"(_2,_4):(_1,_6)", kDefault}, {"(_2,_4,_8):(_8,_1,_64)", kDefault},
     {"(_2,_4,_8):(_8,_1,_0)", kDefault}, {"(_2,_4,_8):(_8,_1,_0)", S(460)},
@@ -117,8 +121,8 @@ const ComplementCase kComplementCases[] = {
     {"12:2", D(1)}, {"12:2", kDefault}, {"12:2", D(53)}, {"12:2", D(128)},
     {"(3,6):(_1,_3)", kDefault}, {"(3,6):(_1,_9)", kDefault}, {"(3,6):(_1,_10)", kDefault},
     {"((2,2),(2,2)):((_1,_4),(_8,_32))", kDefault},
-    {"_64:_1", S(512)},  // make_shape(Int<32>{}, Int<4>{}, Int<4>{})
-    {"_64:_1", D(512)},  // make_shape(Int<32>{}, Int<4>{}, 4)
+    {"_64:_1", Cotarget{std::vector<Int>{S(32), S(4), S(4)}}},
+    {"_64:_1", Cotarget{std::vector<Int>{S(32), S(4), D(4)}}},
 };
 
 // ---- logical_divide.cpp, TEST(CuTe_core, Logical_divide): rank(R) == 2, compatible(B, R_0) ----
@@ -152,19 +156,19 @@ const PairCase kProductCases[] = {
     {"((_4,_6)):((_1,_6))", "_3:_1"},
 };
 
-// ---- inverse_left.cpp, TEST(CuTe_core, Inverse_left): R(L(i)) == i for i < size(L) ----
-const char* const kLeftInverseCases[] = {
-    "(_1):(_0)", "((_1,_1)):((_0,_0))", "(_1):(_1)", "(_4):(_1)", "(_4):(_2)", "(_8,_4):(_1,_8)",
-    "(_8,_4):(_4,_1)",  // filter((_8,_4):(_4,_1)), which is the layout itself
-    "(_2,_4,_6):(_1,_2,_8)", "(_2,_4,_6):(_4,_1,_8)", "(_4,_2):(_1,_16)",
+// Both inverse files share their layouts (inverse_left.cpp and inverse_right.cpp, TEST(CuTe_core,
+// Inverse_left) and TEST(CuTe_core, Inverse_right)); make_layout(shape) is spelled out in its
+// compact column-major form. inverse_right.cpp adds the dynamic cases.
+const char* const kInverseCases[] = {
+    "_1:_0", "_1:_1", "((_1,_1)):((_0,_0))", "((_3,_7)):((_0,_0))", "(_4):(_0)", "(_4):(_1)", "(_4):(_2)",
+    "(_2,_4):(_0,_2)", "(_8,_4):(_1,_8)", "(_8,_4):(_4,_1)", "(_2,_4,_6):(_1,_2,_8)", "(_2,_4,_6):(_4,_1,_8)",
+    "(_2,_4,_4,_6):(_4,_1,_0,_8)", "(_4,_2):(_1,_16)", "(_4,_2):(_1,_5)", "(_128,_128):(_65536,_1)",
+    "(_128,_160):(_65536,_1)", "(_128,_3,_160):(_65536,_512,_1)", "(_128,_64):(_131072,_2)",
+    "(_32,_4,_4,_4):(_262144,_4,_8388608,_1)", "(_2,_2,_2):(_4,_0,_1)",
+    "(((((_32,_4),_1),(_32,_2)),_4),_1,(_2,_2),_2):(((((_262144,_4),_0),(_0,_1)),_8388608),_0,(_2,_16),_32)",
 };
-// ---- inverse_right.cpp, TEST(CuTe_core, Inverse_right): L(R(i)) == i for i < size(R) ----
-const char* const kRightInverseCases[] = {
-    "_1:_0", "_1:_1", "(_4):(_0)", "((_1,_1)):((_0,_0))", "((_3,_7)):((_0,_0))", "(_1):(_1)", "(_4):(_1)",
-    "(_4):(_2)", "(_2,_4):(_0,_2)", "(_8,_4):(_1,_8)", "(_8,_4):(_4,_1)", "(_2,_4,_6):(_1,_2,_8)",
-    "(_2,_4,_6):(_4,_1,_8)", "(_2,_4,_4,_6):(_4,_1,_0,_8)", "(_4,_2):(_1,_16)", "(_4,_2):(_1,_5)",
-    // Dynamic shapes/strides
-    "(_4,_2):(_1,4)", "(_4,2):(_1,4)", "(4,2):(_1,4)",
+const char* const kRightInverseDynamicCases[] = {
+    "(_4,_2):(_1,4)", "(_4,2):(_1,4)", "(4,2):(_1,4)", "(_2,_4):(4,_1)", "(2,_4):(4,_1)", "(2,4):(4,_1)",
     // BETA: negative strides. CuTe (and LayoutProof) return _1:_0, the contiguous-from-0 piece.
     "_4:_-1",
 };
@@ -172,9 +176,12 @@ const char* const kRightInverseCases[] = {
 const char* const kSwizzleInverseCases[] = {
     "Sw<1,0,2> o _0 o (_4,_4):(_1,_4)", "Sw<1,0,2> o _0 o (_4,_4):(_4,_1)", "Sw<1,0,1> o _0 o (_4,_4):(_8,_1)"};
 
+/// L's value at any index as CuTe evaluates it (also past the domain), composed layouts included.
+int64_t at_any(const Evaluator& e, int64_t i) { return i >= 0 && i < e.size() ? at(e, i) : at_ext(e, i); }
+
 }  // namespace
 
-TEST_CASE("CuTe core coalesce cases: flat, same size, same function; legal", "[algebra][cute-core]") {
+TEST_CASE("CuTe core coalesce cases: flat, same size, same function, legal", "[algebra][cute-core]") {
   for (const char* l : kCoalesceCases) {
     INFO("coalesce " << l);
     const CuteLayout cl = cute(l);
@@ -190,14 +197,13 @@ TEST_CASE("CuTe core coalesce cases: flat, same size, same function; legal", "[a
   }
 }
 
-TEST_CASE("CuTe core complement cases: CuTe's post-conditions, and the verdict matches brute force",
-          "[algebra][cute-core]") {
-  int legal = 0, illegal = 0;
+TEST_CASE("CuTe core complement cases: CuTe's post-conditions hold, legal, holes are notes", "[algebra][cute-core]") {
+  int holes = 0;
   for (const ComplementCase& k : kComplementCases) {
-    INFO("complement " << k.l << " cotarget " << (k.cotarget ? std::to_string(k.cotarget->value) : "default"));
+    INFO("complement " << k.l << " cotarget " << (k.cotarget ? std::to_string(k.cotarget->size()) : "default"));
     const CuteLayout cl = cute(k.l);
     const std::vector<int64_t> l_img = image(eval(cl));
-    const int64_t m = k.cotarget ? k.cotarget->value : cosize_bf(l_img);  // CuTe: cosize(layout)
+    const int64_t m = k.cotarget ? k.cotarget->size() : cosize_bf(l_img);  // CuTe: size(cotarget), cosize(layout)
     const algebra::Outcome o = lp::decide_claims(op_complement(ir(k.l), k.cotarget));
     REQUIRE(o.layout);
     INFO("=> " << *o.text << ": " << o.check.reason);
@@ -213,23 +219,24 @@ TEST_CASE("CuTe core complement cases: CuTe's post-conditions, and the verdict m
       CHECK(r[i - 1] < r[i]);                                                               // (3)
       CHECK(std::find(l_img.begin(), l_img.end(), r[i]) == l_img.end());                    // (4)
     }
-    // LayoutProof's claim, (filter(L), R) a bijection onto a superset of [0, M), by brute force.
+    // CuTe's contract holds: legal. Where (filter(L), R) does not cover [0, M), by brute force,
+    // the hole is a note.
+    CHECK(o.check.verdict == algebra::Verdict::Legal);
     std::string why;
-    const bool holds = complement_holds(cl, r, m, why);
-    INFO("brute force: " << (holds ? "holds" : why));
-    CHECK(o.check.verdict == (holds ? algebra::Verdict::Legal : algebra::Verdict::Illegal));
-    if (!holds) CHECK_THAT(why, Catch::Contains("uncovered"));  // the strides do not nest: a hole
-    (holds ? legal : illegal)++;
+    const bool covers = complement_holds(cl, r, m, why);
+    INFO("brute force: " << (covers ? "covers [0, M)" : why));
+    CHECK(has_note(o.check, ContractNote::Kind::ComplementHole) == !covers);
+    if (!covers) CHECK_THAT(why, Catch::Contains("uncovered"));  // the strides do not nest: a hole
+    holes += !covers;
   }
   // Strides that do not nest ((_4,_6):(_1,_6), (_4,_2):(_1,_10), (3,6):(_1,_10)) leave holes that
   // CuTe's test does not look for.
-  CHECK(illegal == 3);
-  CHECK(legal == static_cast<int>(std::size(kComplementCases)) - 3);
+  CHECK(holes == 3);
 }
 
-TEST_CASE("CuTe core logical_divide cases: R_0 == A o B, R == A o (B, complement); verdict matches brute force",
+TEST_CASE("CuTe core logical_divide cases: R_0 == A o B, R == A o (B, complement), verdict matches brute force",
           "[algebra][cute-core]") {
-  int illegal = 0;
+  int past = 0;
   for (const PairCase& k : kDivideCases) {
     INFO("logical_divide " << k.a << " / " << k.b);
     const CuteLayout ca = cute(k.a), cb = cute(k.b);
@@ -259,19 +266,22 @@ TEST_CASE("CuTe core logical_divide cases: R_0 == A o B, R == A o (B, complement
       }
     bool covers = true;
     for (int64_t x = 0; x < ea.size(); ++x) covers = covers && std::find(t.begin(), t.end(), x) != t.end();
-    const bool holds = !leaves_a && injective(t) && covers;
-    INFO("brute force: (B, C) " << (leaves_a ? "leaves A's domain" : holds ? "is a permutation of A's domain" : "is not a bijection"));
-    CHECK(o.check.verdict == (holds ? algebra::Verdict::Legal : algebra::Verdict::Illegal));
-    illegal += !holds;
+    // CuTe's contract: R == A o (B, C), A extended as CuTe evaluates it (checked above): legal.
+    // Where (B, C) reaches past A's domain, or misses part of it, a note says so.
+    INFO("brute force: (B, C) " << (leaves_a ? "leaves A's domain" : covers && injective(t) ? "is a permutation of A's domain" : "misses part of A's domain"));
+    CHECK(o.check.verdict == algebra::Verdict::Legal);
+    CHECK(has_note(o.check, ContractNote::Kind::PastDomain) == leaves_a);
+    CHECK(has_note(o.check, ContractNote::Kind::ComplementHole) == !covers);
+    past += leaves_a;
   }
   // The dynamic cases 2/_32, 48/_32, 96/_32:_2, 32/_48: the tile does not divide A, so (B, C)
   // reaches past size(A); CuTe's test asserts only the shapes.
-  CHECK(illegal == 4);
+  CHECK(past == 4);
 }
 
-TEST_CASE("CuTe core logical_product cases: R_0 == A, R_1 == complement o B; verdict matches brute force",
+TEST_CASE("CuTe core logical_product cases: R_0 == A, R_1 == complement o B, verdict matches brute force",
           "[algebra][cute-core]") {
-  int illegal = 0;
+  int illegal = 0, holes = 0;
   for (const PairCase& k : kProductCases) {
     INFO("logical_product " << k.a << " x " << k.b);
     const CuteLayout ca = cute(k.a), cb = cute(k.b);
@@ -293,13 +303,14 @@ TEST_CASE("CuTe core logical_product cases: R_0 == A, R_1 == complement o B; ver
     const Evaluator ec = eval(*oc.layout);
     const std::vector<int64_t> c_img = image(ec);
     std::string why;
-    bool holds = complement_holds(ca, c_img, m, why);
+    // The complement meets CuTe's contract (the complement cases above); a hole is a note.
+    const bool covers = complement_holds(ca, c_img, m, why);
+    INFO("complement: " << (covers ? "covers" : why));
+    bool holds = true;
+    bool beyond = false;  // B leaves the complement's domain, which CuTe extends by its strides
     for (int64_t j = 0; j < eb.size(); ++j) {
       const int64_t x = at(eb, j);
-      if (x >= ec.size()) {
-        holds = false;
-        why = "B leaves the complement's domain";
-      }
+      beyond = beyond || x >= ec.size();
       CHECK(at(er1, j) == at_ext(ec, x));
     }
     // R injective when A and B are.
@@ -309,45 +320,71 @@ TEST_CASE("CuTe core logical_product cases: R_0 == A, R_1 == complement o B; ver
     }
     INFO("brute force: " << (holds ? "holds" : why));
     CHECK(o.check.verdict == (holds ? algebra::Verdict::Legal : algebra::Verdict::Illegal));
+    if (holds) {
+      CHECK(has_note(o.check, ContractNote::Kind::ComplementHole) == !covers);
+      CHECK(has_note(o.check, ContractNote::Kind::PastDomain) == beyond);
+    }
     illegal += !holds;
+    holes += !covers;
   }
-  // ((_4,_6)):((_1,_6)): 6/4 floors to 1, the complement leaves offsets 4, 5 uncovered.
-  CHECK(illegal == 1);
+  // Every case meets CuTe's contract. ((_4,_6)):((_1,_6)): 6/4 floors to 1, the complement
+  // _2:_36 leaves offsets 4, 5 uncovered and B = _3:_1 reaches its index 2, past its domain:
+  // legal, with both as notes.
+  CHECK(illegal == 0);
+  CHECK(holes == 1);
 }
 
-TEST_CASE("CuTe core right_inverse cases: L(R(i)) == i with R(i) in L's domain; legal", "[algebra][cute-core]") {
-  for (const char* l : kRightInverseCases) {
+TEST_CASE("CuTe core right_inverse cases: CuTe's L(R(i)) == i holds at every point, legal", "[algebra][cute-core]") {
+  std::vector<const char*> cases(std::begin(kInverseCases), std::end(kInverseCases));
+  cases.insert(cases.end(), std::begin(kRightInverseDynamicCases), std::end(kRightInverseDynamicCases));
+  cases.insert(cases.end(), std::begin(kSwizzleInverseCases), std::end(kSwizzleInverseCases));
+  for (const char* l : cases) {
     INFO("right_inverse " << l);
-    const Evaluator el = eval(cute(l));
+    const Evaluator el(ir(l));
     const algebra::Outcome o = lp::decide_claims(op_right_inverse(ir(l)));
     INFO("=> " << o.text.value_or("-") << ": " << o.check.reason);
     const Evaluator er = eval(o);
+    bool past = false;
     for (int64_t i = 0; i < er.size(); ++i) {
       const int64_t x = at(er, i);
-      REQUIRE((x >= 0 && x < el.size()));
-      CHECK(at(el, x) == i);
+      CHECK(at_any(el, x) == i);  // inverse_right.cpp: layout(inv_layout(i)) == i
+      past = past || x < 0 || x >= el.size();
     }
     CHECK(o.check.verdict == algebra::Verdict::Legal);
+    CHECK(has_note(o.check, ContractNote::Kind::PastDomain) == past);
   }
 }
 
-TEST_CASE("CuTe core left_inverse cases: R(L(i)) == i with L(i) in R's domain; legal", "[algebra][cute-core]") {
-  for (const char* l : kLeftInverseCases) {
+TEST_CASE("CuTe core left_inverse cases: CuTe's L(R(L(i))) == L(i) holds at every point, legal, a pseudo-inverse "
+          "noted where L is not injective", "[algebra][cute-core]") {
+  std::vector<const char*> cases(std::begin(kInverseCases), std::end(kInverseCases));
+  cases.insert(cases.end(), std::begin(kSwizzleInverseCases), std::end(kSwizzleInverseCases));
+  int pseudo = 0;
+  for (const char* l : cases) {
     INFO("left_inverse " << l);
-    const Evaluator el = eval(cute(l));
+    const Evaluator el(ir(l));
     const algebra::Outcome o = lp::decide_claims(op_left_inverse(ir(l)));
     INFO("=> " << o.text.value_or("-") << ": " << o.check.reason);
     const Evaluator er = eval(o);
+    std::vector<int64_t> l_img;
+    bool inverts = true;
     for (int64_t i = 0; i < el.size(); ++i) {
-      const int64_t x = at(el, i);
-      REQUIRE((x >= 0 && x < er.size()));
-      CHECK(at(er, x) == i);
+      const int64_t li = at(el, i), back = at_any(er, li);
+      CHECK(at_any(el, back) == li);  // inverse_left.cpp: layout(inv_layout(layout(i))) == layout(i)
+      inverts = inverts && back == i;
+      l_img.push_back(li);
     }
     CHECK(o.check.verdict == algebra::Verdict::Legal);
+    CHECK(inverts == injective(l_img));  // a pseudo-inverse exactly where L is not injective
+    CHECK(has_note(o.check, ContractNote::Kind::PseudoInverse) == !inverts);
+    pseudo += !inverts;
   }
+  // ((_3,_7)):((_0,_0)), (_4):(_0), (_2,_4):(_0,_2), (_2,_4,_4,_6):(_4,_1,_0,_8),
+  // (_2,_2,_2):(_4,_0,_1) and the nested case with _0 strides.
+  CHECK(pseudo == 6);
 }
 
-TEST_CASE("CuTe core left_inverse of _4:_-1: CuTe's result has a negative extent; illegal, with the reason",
+TEST_CASE("CuTe core left_inverse of _4:_-1: CuTe's result has a negative extent, illegal, with the reason",
           "[algebra][cute-core]") {
   // inverse_left.cpp, "Negative strides (beta support)". CuTe's left_inverse gives (_-1,_4):(_0,_1)
   // (size -4), which satisfies R(L(i)) == i only through CuTe's truncating split of negative
@@ -364,13 +401,11 @@ TEST_CASE("CuTe core left_inverse of _4:_-1: CuTe's result has a negative extent
   for (int64_t i = 1; i < el.size(); ++i) CHECK(at(el, i) < 0);
 }
 
-TEST_CASE("CuTe core swizzled inverse cases: L is injective, but inverses of composed layouts are unsupported",
+TEST_CASE("CuTe core swizzled inverses: CuTe's Sw' o inverse(L), the swizzle moved through the inverse",
           "[algebra][cute-core]") {
-  for (const char* l : kSwizzleInverseCases) {
-    INFO(l);
-    // Brute force: the swizzled layout is injective, so CuTe's inverses exist.
-    CHECK(injective(image(Evaluator(ir(l)))));
-    CHECK_THROWS_WITH(lp::decide_claims(op_left_inverse(ir(l))), Catch::Contains("composed layout"));
-    CHECK_THROWS_WITH(lp::decide_claims(op_right_inverse(ir(l))), Catch::Contains("composed layout"));
-  }
+  // swizzle_layout.hpp: right_inverse(Sw o _0 o L) = composition(right_inverse(L), Sw), which
+  // composition(Layout, Swizzle) rewrites as make_swizzle<R(Y), R(Z)> o R. CuTe's own print of each.
+  CHECK(*lp::decide_claims(op_right_inverse(ir("Sw<1,0,2> o _0 o (_4,_4):(_1,_4)"))).text == "Sw<1,0,2> o _0 o _16:_1");
+  CHECK(*lp::decide_claims(op_left_inverse(ir("Sw<1,0,2> o _0 o (_4,_4):(_4,_1)"))).text ==
+        "Sw<1,0,-2> o _0 o (_4,_4):(_4,_1)");
 }

@@ -39,18 +39,20 @@ TEST_CASE("dynamic (8,8):(8,1) o 4:3 is CuTe's (3,1):(24,1), wrong at 1 of 4", "
   CHECK(o.check.witness->actual == "1");
 }
 
-TEST_CASE("complement((4,2):(1,10)) = 2:4 leaves holes", "[algebra][examples]") {
+TEST_CASE("complement((4,2):(1,10)) = 2:4 leaves holes: legal by CuTe's contract, the hole a note", "[algebra][examples]") {
   const algebra::Outcome o = lp::decide_claims(op_complement(ir("(_4,_2):(_1,_10)"), std::nullopt));
   CHECK(*o.text == "_2:_4");
-  CHECK(o.check.verdict == algebra::Verdict::Illegal);
-  CHECK_THAT(o.check.reason, Catch::Contains("hole: offset 8"));
+  CHECK(o.check.verdict == algebra::Verdict::Legal);
+  REQUIRE(o.check.notes.size() == 1);
+  CHECK(o.check.notes[0].kind == ContractNote::Kind::ComplementHole);
+  CHECK_THAT(o.check.notes[0].message, Catch::Contains("hole: offset 8"));
   // CuTe refuses the dynamic-stride form outright.
   const algebra::Outcome d = lp::decide_claims(op_complement(ir("(4,2):(1,10)"), std::nullopt));
   CHECK_FALSE(d.text);
   CHECK_THAT(d.check.reason, Catch::Contains("Dynamic-stride complement only for rank-1 layouts"));
 }
 
-TEST_CASE("composition with a tuple tiler drops untiled modes; logical_divide keeps them", "[algebra][examples]") {
+TEST_CASE("composition with a tuple tiler drops untiled modes, logical_divide keeps them", "[algebra][examples]") {
   const CuteTiler t = CuteTiler::tuple({CuteTiler::of(cute("_4:_1"))});
   CHECK(*lp::decide_claims(op_compose(ir("(_12,_8):(_8,_1)"), t)).text == "(_4):(_8)");
   CHECK(*lp::decide_claims(op_divide(DivideKind::Logical, ir("(_12,_8):(_8,_1)"), t)).text == "((_4,_3),_8):((_8,_32),_1)");
@@ -126,9 +128,14 @@ TEST_CASE("swizzle compositions", "[algebra][swizzle]") {
 }
 
 TEST_CASE("inverses and max_common_vector", "[algebra]") {
+  // Not injective: CuTe's left inverse _2:_2 inverts L on its image only (L(R(L(i))) == L(i)).
   const algebra::Outcome li = lp::decide_claims(op_left_inverse(ir("(_2,_2):(_1,_1)")));
-  CHECK(li.check.verdict == algebra::Verdict::Illegal);
-  CHECK_THAT(li.check.reason, Catch::Contains("not injective"));
+  CHECK(*li.text == "_2:_2");
+  CHECK(li.check.verdict == algebra::Verdict::Legal);
+  REQUIRE(li.check.notes.size() == 2);
+  CHECK(li.check.notes[0].kind == ContractNote::Kind::PseudoInverse);
+  CHECK_THAT(li.check.notes[0].message, Catch::Contains("L is not injective"));
+  CHECK(li.check.notes[1].kind == ContractNote::Kind::PastDomain);  // R(2): L takes 2, R's domain is [0, 2)
   // Injective with strides that do not nest: (3,2):(1,2) still inverts it on its image.
   const algebra::Outcome nn = lp::decide_claims(op_left_inverse(ir("(_2,_2):(_1,_3)")));
   CHECK(*nn.text == "(_3,_2):(_1,_2)");

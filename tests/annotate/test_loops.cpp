@@ -48,7 +48,7 @@ TEST_CASE("a loop parses its body once per value, names scoped to the instance",
   CHECK(!r.statements[0].instance);
 }
 
-TEST_CASE("nested loops bind both variables; an inner loop may use the outer's value", "[annotate][loops]") {
+TEST_CASE("nested loops bind both variables, an inner loop may use the outer's value", "[annotate][loops]") {
   const ParseResult r = parse("n.lp",
                               "for D in 64, 128 {\n"
                               "  smem t : f16 = (_8,D):(D,_1)\n"

@@ -211,6 +211,36 @@ TEST_CASE("compose and divide take tilers as B and as the tiler", "[annotate][st
   CHECK(algebra::cute_text(algebra::from_ir(*z.parts.at(1).layout)) == "2:_1");
 }
 
+TEST_CASE("products take a block and a layout, a tiler (logical_product only) or a target shape", "[annotate][statements]") {
+  auto r = ok("smem A : f16 = (_2,_2):(_1,_2)\n"
+              "product P = logical_product(A, `(_3,_3):(_3,_1)`)\n"
+              "product T = logical_product(A, [_2, _3:_1])\n"
+              "product B = blocked_product(P, `(_3,_4):(_1,_3)`)\n"
+              "product R = raked_product(`(_2,_5):(_5,_1)`, B)\n"
+              "product W = tile_to_shape(`(_8,_8):(_8,_1)`, (_64,32))\n"
+              "expect W injective\n");
+  const auto& p = body<ProductDecl>(r, 1);
+  CHECK(p.kind == ProductKind::Logical);
+  CHECK(std::get<Name>(p.a).text == "A");
+  CHECK(std::get<LayoutExpr>(*p.b).text == "(_3,_3):(_3,_1)");
+  CHECK_FALSE(p.target);
+  CHECK(std::get<TilerExpr>(*body<ProductDecl>(r, 2).b).text == "[_2, _3:_1]");
+  CHECK(body<ProductDecl>(r, 3).kind == ProductKind::Blocked);
+  CHECK(std::get<Name>(body<ProductDecl>(r, 3).a).text == "P");  // a product's name has a layout
+  CHECK(body<ProductDecl>(r, 4).kind == ProductKind::Raked);
+  CHECK(std::get<Name>(*body<ProductDecl>(r, 4).b).text == "B");
+  const auto& w = body<ProductDecl>(r, 5);
+  CHECK(w.kind == ProductKind::TileToShape);
+  CHECK_FALSE(w.b);
+  REQUIRE(w.target);
+  REQUIRE(w.target->size() == 2);
+  CHECK((*w.target)[0].value == 64);
+  CHECK((*w.target)[0].is_static);
+  CHECK((*w.target)[1].value == 32);
+  CHECK_FALSE((*w.target)[1].is_static);
+  CHECK(std::string(product_name(w.kind)) == "tile_to_shape");
+}
+
 TEST_CASE("coverage and every expectation", "[annotate][statements]") {
   auto r = ok("tmem sf = S[(32,4):(1@TLane,1@TCol)] + R[4:32@TLane]\n"
               "covers sf TLane=0..127, TCol=0..3\n"
@@ -244,7 +274,7 @@ TEST_CASE("coverage and every expectation", "[annotate][statements]") {
   CHECK(b.ranges[1].axis.text == "1");
 }
 
-TEST_CASE("suppressions: standalone before a statement and trailing after ';'", "[annotate][statements]") {
+TEST_CASE("suppressions: standalone before a statement and trailing after a semicolon", "[annotate][statements]") {
   auto r = ok("allow bank-conflict \"padding is  measured\"\n"
               "allow swizzle-mismatch \"see #12; fixed later\"\n"
               "smem s : f16 = (_32,_64):(_64,_1) ; allow base-align \"allocator gives 1024\" ; allow x2 \"q \\\"x\\\" \\\\\"\n"

@@ -27,13 +27,19 @@ void check_diagnostic(const std::vector<std::string>& args, const std::string& r
 
 }  // namespace
 
-TEST_CASE("messages: a cotarget beyond 64 bits, below 1 or not a number says which", "[cli][messages]") {
+TEST_CASE("messages: a cotarget beyond 64 bits, below 1 or not a number (or shape) says which", "[cli][messages]") {
   check_diagnostic({"algebra", "complement", "(_4,_2):(_1,_4)", "99999999999999999999"},
                    "<cotarget>:1:1: error: integer literal does not fit in 64 bits (limit 2^63-1)\n"
                    "99999999999999999999\n"
                    "^\n");
-  check_error({"algebra", "complement", "(_4,_2):(_1,_4)", "0"}, "cotarget 0 must be at least 1");
-  check_error({"algebra", "complement", "(_4,_2):(_1,_4)", "x"}, "cotarget 'x' is not an integer like 64 or _64");
+  check_diagnostic({"algebra", "complement", "(_4,_2):(_1,_4)", "0"},
+                   "<cotarget>:1:1: error: extent 0 must be at least 1\n"
+                   "0\n"
+                   "^\n");
+  check_diagnostic({"algebra", "complement", "(_4,_2):(_1,_4)", "x"},
+                   "<cotarget>:1:1: error: expected a shape like (_8,_16) or an extent, found 'x'\n"
+                   "x\n"
+                   "^\n");
 }
 
 TEST_CASE("messages: a cotarget that fits 64 bits but overflows CuTe's arithmetic says so", "[cli][messages]") {
@@ -72,12 +78,23 @@ TEST_CASE("messages: eval --at quotes the index as typed, never a clamped one", 
 }
 
 TEST_CASE("messages: an undecided algebra verdict is neither legal nor illegal in JSON", "[cli][messages]") {
-  // A o (Sw o B) has no IR representation: CuTe computes no result here and the verdict is unknown.
-  const auto r = run_layoutproof({"algebra", "compose", "(_8,_8):(_8,_1)", "Sw<2,0,-3> o _0 o (_8,_8):(_8,_1)", "--json"});
+  // 2^23 points, past the 2^22 the legality check enumerates: the verdict is unknown.
+  const auto r = run_layoutproof({"algebra", "coalesce", "(_4096,_2048):(_1,_4096)", "--json"});
   REQUIRE(r.exit_code == 0);
   const auto j = nlohmann::json::parse(r.out);
   CHECK(j["verdict"] == "unknown");
   CHECK(j["legal"].is_null());
+}
+
+TEST_CASE("messages: what CuTe's contract allows is a note in JSON, apart from the verdict", "[cli][messages]") {
+  // complement((_4,_2):(_1,_10)) = _2:_4 meets CuTe's contract; offsets 8 and 9 stay uncovered.
+  const auto r = run_layoutproof({"algebra", "complement", "(_4,_2):(_1,_10)", "--json"});
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["verdict"] == "legal");
+  REQUIRE(j["notes"].size() == 1);
+  CHECK(j["notes"][0]["kind"] == "complement-hole");
+  CHECK(j["notes"][0]["witness"]["expected"] == "8");
 }
 
 TEST_CASE("eval --at takes a coordinate with one entry per mode", "[cli][messages]") {

@@ -56,7 +56,7 @@ TEST_CASE("sub-word accesses to one word count once", "[hw][banks]") {
   CHECK(cost("ld.shared.u16", lanes([](int64_t t) { return 256 * t; })).wavefronts == 32);
 }
 
-TEST_CASE("64-bit loads merge when lane t and t^1 read the same address; stores never merge", "[hw][banks][merge]") {
+TEST_CASE("64-bit loads merge when lane t and t^1 read the same address, stores never merge", "[hw][banks][merge]") {
   // 16 distinct consecutive 8-byte chunks, lane pairs sharing: words 0..31, one per bank.
   auto pairs = lanes([](int64_t t) { return 8 * (t / 2); });
   auto load = cost("ld.shared.v2.b32", pairs);
@@ -74,7 +74,7 @@ TEST_CASE("64-bit loads merge when lane t and t^1 read the same address; stores 
   CHECK(store.conflict_free);
 }
 
-TEST_CASE("128-bit loads merge on t^2 partners too; a single odd lane prevents merging", "[hw][banks][merge]") {
+TEST_CASE("128-bit loads merge on t^2 partners too, a single odd lane prevents merging", "[hw][banks][merge]") {
   // Lane t and t^2 read chunk (t%2) + 2*(t/4): 16 distinct chunks of 16 bytes.
   auto quad = lanes([](int64_t t) { return 16 * ((t % 2) + 2 * (t / 4)); });
   auto merged = cost("ld.shared.v4.b32", quad);

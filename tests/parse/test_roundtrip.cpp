@@ -67,7 +67,7 @@ int64_t swizzle_oracle(int64_t x, int b, int m, int s) {
 
 }  // namespace
 
-TEST_CASE("CuTe layouts: parse gives the written function; print -> parse keeps it", "[roundtrip]") {
+TEST_CASE("CuTe layouts: parse gives the written function, print -> parse keeps it", "[roundtrip]") {
   Rng rng(20261121);
   for (int trial = 0; trial < 3000; ++trial) {
     int64_t budget = 512;
@@ -152,7 +152,7 @@ std::string iters_text(const std::vector<Iter>& it, bool parens, Rng& rng) {
 
 }  // namespace
 
-TEST_CASE("TIRx layouts: parse follows the TIRx layout's four steps; print -> parse keeps them", "[roundtrip]") {
+TEST_CASE("TIRx layouts: parse follows the TIRx layout's four steps, print -> parse keeps them", "[roundtrip]") {
   Rng rng(7);
   for (int trial = 0; trial < 3000; ++trial) {
     std::vector<Iter> shard, reps;

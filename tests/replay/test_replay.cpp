@@ -175,7 +175,7 @@ TEST_CASE("an unmeasured replay never agrees") {
   CHECK_FALSE(o->agrees);
 }
 
-TEST_CASE("bank programs take ncu's path; without ncu loads are estimated on sm_90, stores unmeasured") {
+TEST_CASE("bank programs take ncu's path, without ncu loads are estimated on sm_90, stores unmeasured") {
   const std::string load = generate_replays(json{{"findings", {bank_finding("ld.shared.b32", strided(128, 32, 0), 32)}}})[0].source;
   CHECK(load.find("\"--ncu\"") != std::string::npos);
   CHECK(load.find("posix_spawn(&pid, ncu.c_str()") != std::string::npos);  // a full path, no shell, no PATH search

@@ -48,7 +48,7 @@ TEST_CASE("baseline: accepted findings leave the report and are counted", "[repo
   CHECK(Baseline::from_run(run).entries.size() == 4);
 }
 
-TEST_CASE("baseline: a finding moved by an edit stays accepted; a second copy does not", "[report][baseline]") {
+TEST_CASE("baseline: a finding moved by an edit stays accepted, a second copy does not", "[report][baseline]") {
   CheckRun run = sample_run();
   Baseline b = Baseline::from_run(run);
   auto moved = source("kernels\\gemm.cu", "// new line above\n\n// layoutproof: access ldmatrix.x4 sA\n");

@@ -118,7 +118,7 @@ TEST_CASE("sarif: columns are UTF-16 code units, as SARIF counts them by default
   CHECK(s["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startColumn"] == 9);
 }
 
-TEST_CASE("sarif: relative help URIs need a base; the default root is the working directory", "[report][sarif]") {
+TEST_CASE("sarif: relative help URIs need a base, the default root is the working directory", "[report][sarif]") {
   json s = sarif_report_value(sample_run());
   const json& run = s["runs"][0];
   CHECK_FALSE(run["tool"]["driver"]["rules"][2].contains("helpUri"));

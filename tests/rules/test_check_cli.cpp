@@ -81,7 +81,7 @@ TEST_CASE("check: a baseline accepts known findings and a new one still fails", 
   CHECK(broken.exit_code == 2);
 }
 
-TEST_CASE("check: .layoutproof.toml sets severities; a bad config is a located error", "[check-cli]") {
+TEST_CASE("check: .layoutproof.toml sets severities, a bad config is a located error", "[check-cli]") {
   lp::test::TempTree t;
   t.write("bugs/b.lp", kBugs);
   t.write("lp.toml", "[rules]\nbank-conflict = \"off\"\nLP003 = \"note\"\n");

@@ -36,7 +36,7 @@ std::vector<std::string> obligations(const lp::rules::CheckRun& run) {
 
 }  // namespace
 
-TEST_CASE("annotations in C++, CUDA and Python comments are found; other files are not read", "[checker]") {
+TEST_CASE("annotations in C++, CUDA and Python comments are found, other files are not read", "[checker]") {
   lp::test::TempTree t;
   t.write("a/kernel.cu", std::string("// layoutproof: ") + kBug + "int main() { return 0; }\n");
   t.write("a/b/model.py", std::string("x = 1  # layoutproof: ") + kBug);

@@ -112,7 +112,7 @@ TEST_CASE("limits: an unreadable file or directory fails the gate, never passes 
   CHECK(seen->find("LP000 " + t.path("tree/sub") + ": cannot be read: Permission denied") != std::string::npos);
 }
 
-TEST_CASE("limits: links the walk would check are resolved or reported; others are not files to check", "[checker][limits]") {
+TEST_CASE("limits: links the walk would check are resolved or reported, others are not files to check", "[checker][limits]") {
   lp::test::TempTree t;
   t.write("tree/ok.lp", "smem ok : f32 = (_32,_33):(_33,_1)\n");
   fs::create_symlink(t.path("tree/nowhere.txt"), t.path("tree/notes.txt"));  // never checked, whatever it points at
@@ -180,7 +180,7 @@ TEST_CASE("limits: time-budget-s in the config and --time-budget on the command 
   CHECK(bad.exit_code == 2);
 }
 
-TEST_CASE("limits: [solver] memory-mb sets Z3's memory cap; out-of-range values are configuration errors",
+TEST_CASE("limits: [solver] memory-mb sets Z3's memory cap, out-of-range values are configuration errors",
           "[checker][limits]") {
   CHECK(lp::rules::parse_config("[solver]\nmemory-mb = 512\n", "c.toml").limits.memory_mb == 512);
   CHECK(lp::rules::parse_config("", "c.toml").limits.memory_mb == 2048);
@@ -216,7 +216,7 @@ TEST_CASE("limits: a cache entry written by someone else cannot point outside th
   }
 }
 
-TEST_CASE("limits: the cache stays under its size bound; the least recently used entries go first", "[checker][limits][cache]") {
+TEST_CASE("limits: the cache stays under its size bound, the least recently used entries go first", "[checker][limits][cache]") {
   lp::test::TempTree t;
   lp::rules::ResultCache cache({t.path("cache"), 0, 200 * 1024});
   // Ten entries of about 50 KB each (one long message); entry k last used at time k.
