@@ -189,3 +189,16 @@ TEST_CASE("limits: a legality check the run's budget stops is unknown, never leg
   const algebra::Outcome c = lp::decide_claims(op_coalesce(ir("(_1024,_1024):(_1,_1024)")));
   CHECK(c.check.verdict == algebra::Verdict::Unknown);
 }
+
+TEST_CASE("A o (Sw o B) beyond one element swizzle on B is undecided, with the reason", "[algebra][examples]") {
+  // A byte-address swizzle on B (GMMA's Sw<3,4,3> o smem_ptr[16b]) and a swizzled A both need
+  // stages on A's index before its affine core: no result, verdict unknown (never legal).
+  for (const auto& [a, b] : {std::pair{"(_8,_8):(_8,_1)", "Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_8):(_8,_1)"},
+                             std::pair{"Sw<1,0,3> o _0 o (_8,_8):(_8,_1)", "Sw<2,0,3> o _0 o (_8,_8):(_8,_1)"}}) {
+    INFO(a << " o " << b);
+    const algebra::Outcome o = lp::decide_claims(op_compose(ir(a), ir(b)));
+    CHECK_FALSE(o.text);
+    CHECK(o.check.verdict == algebra::Verdict::Unknown);
+    CHECK_THAT(o.check.reason, Catch::Contains("stages applied to A's index"));
+  }
+}
