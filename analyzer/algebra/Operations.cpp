@@ -60,6 +60,11 @@ Layout core_of(const Layout& l) {
   return Layout::make(std::move(p));
 }
 
+// A layout as CuTe's algebra indexes it: colexicographic (a TIRx layout's 1-D order reversed per
+// dimension, the same coordinate function). Checks evaluate operands in this order, as the algebra
+// computes on it (from_ir).
+Layout colex(const Layout& l) { return l.with_order(IndexOrder::Colex); }
+
 // The swizzle of a layout composed as CuTe's `Sw o _0 o L`; none for a plain layout. Other stage
 // forms (an offset, a swizzle of byte addresses, several stages) are outside what these
 // operations take.
@@ -102,7 +107,7 @@ Outcome inverse_of_swizzled(const char* op, const Layout& in, const Swizzle& sw,
     }
     set_result(o, inv, *r);
     o.check = within_budget([&] {
-      return std::string_view(op) == "right_inverse" ? check_right_inverse(in, *r) : check_left_inverse(in, *r);
+      return std::string_view(op) == "right_inverse" ? check_right_inverse(colex(in), *r) : check_left_inverse(colex(in), *r);
     });
   } catch (const CuteRejects& e) {
     o.check = Check::illegal(std::string(e.what()) + "; there is no result");
@@ -301,7 +306,7 @@ Outcome op_right_inverse(const Layout& in) {
     return inverse_of_swizzled("right_inverse", in, *sw, [](const CuteLayout& l) { return right_inverse(l); });
   const CuteLayout l = from_ir(in);
   return run("right_inverse", [&] { return right_inverse(l); },
-             [&](const CuteLayout& r) { return check_right_inverse(in, to_ir(r)); });
+             [&](const CuteLayout& r) { return check_right_inverse(colex(in), to_ir(r)); });
 }
 
 Outcome op_left_inverse(const Layout& in) {
@@ -309,7 +314,7 @@ Outcome op_left_inverse(const Layout& in) {
     return inverse_of_swizzled("left_inverse", in, *sw, [](const CuteLayout& l) { return left_inverse(l); });
   const CuteLayout l = from_ir(in);
   return run("left_inverse", [&] { return left_inverse(l); },
-             [&](const CuteLayout& r) { return check_left_inverse(in, to_ir(r)); });
+             [&](const CuteLayout& r) { return check_left_inverse(colex(in), to_ir(r)); });
 }
 
 Outcome op_max_common_vector(const Layout& ia, const Layout& ib) {
@@ -330,7 +335,7 @@ Outcome op_max_common_vector(const Layout& ia, const Layout& ib) {
       if (sb) cut(*sb);
     }
     o.text = n.is_static ? fmt::format("_{}", n.value) : fmt::format("{}", n.value);
-    o.check = within_budget([&] { return check_common_vector(ia, ib, n.value); });
+    o.check = within_budget([&] { return check_common_vector(colex(ia), colex(ib), n.value); });
   } catch (const CuteRejects& e) {
     o.check = Check::illegal(std::string(e.what()) + "; there is no result");
   }
@@ -420,7 +425,7 @@ Outcome op_compose(const Operand& a, const Operand& b) {
       p.stages = moved->stages();
       const Layout r = Layout::make(std::move(p));
       set_result(o, rc, r);
-      o.check = claim_composition(*la, lb, r);
+      o.check = claim_composition(colex(*la), colex(lb), r);
     } catch (const CuteRejects& e) {
       o.check = Check::illegal(std::string(e.what()) + "; there is no result");
     }
@@ -430,7 +435,7 @@ Outcome op_compose(const Operand& a, const Operand& b) {
   const CuteLayout core = from_ir(core_of(*la));
   if (la->stages().empty())
     return run("compose", [&] { return composition(core, bl); },
-               [&](const CuteLayout& r) { return claim_composition(*la, bl, to_ir(r)); });
+               [&](const CuteLayout& r) { return claim_composition(colex(*la), bl, to_ir(r)); });
   // CuTe: composition(Sw o O o L, B) = Sw o O o (L o B).
   try {
     const CuteLayout rc = composition(core, bl);
@@ -440,7 +445,7 @@ Outcome op_compose(const Operand& a, const Operand& b) {
     o.text = print_cute(r).text;
     o.composed = r;
     o.layout = rc;
-    o.check = claim_composition(*la, bl, r);
+    o.check = claim_composition(colex(*la), bl, r);
   } catch (const CuteRejects& e) {
     o.check = Check::illegal(std::string(e.what()) + "; there is no result");
   }

@@ -202,3 +202,20 @@ TEST_CASE("A o (Sw o B) beyond one element swizzle on B is undecided, with the r
     CHECK_THAT(o.check.reason, Catch::Contains("stages applied to A's index"));
   }
 }
+
+TEST_CASE("TIRx operands are checked in CuTe's colex order, as the algebra computes on them", "[algebra][examples]") {
+  // S[(4,8):(8,1)] is the row-major 4x8 tile: as a CuTe layout (4,8):(8,1), colex index r + 4c. Its
+  // composition with 8:1 is CuTe's (_4,_2):(_8,_1), legal; judged in TIRx's row-major order it would
+  // be wrong at 7 of 8 points.
+  const algebra::Outcome o = lp::decide_claims(op_compose(ir("S[(4,8):(8,1)]"), ir("_8:_1")));
+  CHECK(*o.text == "(_4,_2):(_8,_1)");
+  CHECK(o.check.verdict == algebra::Verdict::Legal);
+  for (const char* op : {"right", "left"}) {
+    INFO(op);
+    const algebra::Outcome inv = lp::decide_claims(std::string(op) == "right" ? op_right_inverse(ir("S[(4,8):(8,1)]"))
+                                                                              : op_left_inverse(ir("S[(4,8):(8,1)]")));
+    CHECK(*inv.text == "(_8,_4):(_4,_1)");
+    CHECK(inv.check.verdict == algebra::Verdict::Legal);
+    CHECK(inv.check.notes.empty());
+  }
+}
