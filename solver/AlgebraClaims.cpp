@@ -98,7 +98,7 @@ Check decide_claims(Check check, Engine engine, const SolverLimits& limits) {
       const CompositionResult res = prove_composition(c.a, c.b, c.r, engine, limits);
       switch (res.verdict) {
         case Verdict::Proven:
-          decided.push_back(Check{algebra::Verdict::Legal, {}, std::nullopt, {}, {engine_name(res.engine)}});
+          decided.push_back(Check{algebra::Verdict::Legal, {}, std::nullopt, {}, {engine_name(res.engine)}, {}});
           break;
         case Verdict::Refuted: {
           if (res.witness && res.witness->out_of_domain && c.r.size() == c.b.size()) {

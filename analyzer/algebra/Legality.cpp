@@ -123,7 +123,7 @@ Check check_complement(const CuteLayout& l, int64_t cotarget, const CuteLayout& 
 }
 
 Check claim_composition(Layout a, Layout b, Layout r, std::string context, std::string role) {
-  Check c{Verdict::Legal, {}, std::nullopt, {}, {}};
+  Check c{Verdict::Legal, {}, std::nullopt, {}, {}, {}};
   c.claims.push_back(CompositionClaim{std::move(a), std::move(b), std::move(r), std::move(context), std::move(role)});
   return c;
 }

@@ -68,10 +68,10 @@ struct Check {
   /// What the contract allows but a user may not expect; only on a check that is not illegal.
   std::vector<ContractNote> notes;
 
-  static Check legal(std::string why = {}) { return Check{Verdict::Legal, std::move(why), std::nullopt, {}, {"enum"}}; }
-  static Check unknown(std::string why) { return Check{Verdict::Unknown, std::move(why), std::nullopt, {}, {}}; }
+  static Check legal(std::string why = {}) { return Check{Verdict::Legal, std::move(why), std::nullopt, {}, {"enum"}, {}}; }
+  static Check unknown(std::string why) { return Check{Verdict::Unknown, std::move(why), std::nullopt, {}, {}, {}}; }
   static Check illegal(std::string why, std::optional<Witness> w = std::nullopt) {
-    return Check{Verdict::Illegal, std::move(why), std::move(w), {}, {"enum"}};
+    return Check{Verdict::Illegal, std::move(why), std::move(w), {}, {"enum"}, {}};
   }
 };
 
