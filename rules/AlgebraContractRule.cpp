@@ -30,13 +30,7 @@ class AlgebraContractRule : public Rule {
         rules::Finding f = finding(s.loc, fmt::format("{} meets CuTe's contract, but {} ({})", step.what, n.message,
                                                       algebra::note_kind_name(n.kind)));
         if (step.outcome->text) add_note(f, fmt::format("CuTe computes {}", *step.outcome->text));
-        if (const auto& w = n.witness) {
-          const std::string where =
-              w->index ? fmt::format("at {} index {} (coordinate {}): ", w->domain, *w->index, w->coordinate) : "";
-          add_note(f, fmt::format("{}{} = {} but {} = {}", where, w->expected_label, w->expected, w->actual_label,
-                                  w->actual));
-          f.counterexample = AlgebraCex{w->expected, w->actual, step.outcome->text.value_or(""), w->index, w->coordinate};
-        }
+        if (const auto& w = n.witness) add_algebra_witness(f, *w, step.outcome->text.value_or(""));
         sink.report(s, std::move(f));
       }
     }

@@ -59,12 +59,7 @@ class AlgebraRule : public Rule {
       if (!illegal || expected_illegal) continue;
       rules::Finding f = finding(s.loc, fmt::format("{} is illegal: {}", what, out->check.reason));
       if (out->text) add_note(f, fmt::format("CuTe computes {}", *out->text));
-      if (const auto& w = out->check.witness) {
-        const std::string where =
-            w->index ? fmt::format("at {} index {} (coordinate {}): ", w->domain, *w->index, w->coordinate) : "";
-        add_note(f, fmt::format("{}{} = {} but {} = {}", where, w->expected_label, w->expected, w->actual_label, w->actual));
-        f.counterexample = AlgebraCex{w->expected, w->actual, out->text.value_or(""), w->index, w->coordinate};
-      }
+      if (const auto& w = out->check.witness) add_algebra_witness(f, *w, out->text.value_or(""));
       sink.report(s, std::move(f));
     }
   }

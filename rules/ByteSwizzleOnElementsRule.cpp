@@ -25,7 +25,9 @@ class ByteSwizzleOnElementsRule : public Rule {
     for (const annotate::Statement& s : ctx.file.statements) {
       auto* buf = std::get_if<annotate::BufferDecl>(&s.body);
       if (!buf || !buf->layout || !buf->dtype || buf->dtype->bits < 16) continue;
-      for (const Stage& st : buf->layout->parsed.layout.stages()) {
+      const Layout& layout = buf->layout->parsed.layout;
+      for (size_t i = layout.address_stages_begin(); i < layout.stages().size(); ++i) {
+        const Stage& st = layout.stages()[i];
         if (st.kind != Stage::Kind::Swizzle || st.swizzle.base() != 4 || st.swizzle.shift() != 3 || st.swizzle.bits() < 1)
           continue;
         int shift = 0;

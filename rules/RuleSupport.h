@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/algebra/Legality.h"
 #include "rules/Finding.h"
 #include "solver/Result.h"
 
@@ -19,6 +20,14 @@ inline rules::Finding finding(SourceLoc loc, std::string message) {
 
 inline void add_note(rules::Finding& f, std::string message, SourceLoc loc = {}) {
   f.notes.push_back(Note{std::move(loc), std::move(message)});
+}
+
+/// An algebra verdict's or note's witness on a finding: the note "at D index i (coordinate c):
+/// X = x but Y = y" and the counterexample, with `result` the text CuTe computes.
+inline void add_algebra_witness(rules::Finding& f, const algebra::Witness& w, const std::string& result) {
+  const std::string where = w.index ? fmt::format("at {} index {} (coordinate {}): ", w.domain, *w.index, w.coordinate) : "";
+  add_note(f, fmt::format("{}{} = {} but {} = {}", where, w.expected_label, w.expected, w.actual_label, w.actual));
+  f.counterexample = AlgebraCex{w.expected, w.actual, result, w.index, w.coordinate};
 }
 
 inline std::string join(const std::vector<int64_t>& v, const char* sep = ",") {

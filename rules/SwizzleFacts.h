@@ -12,11 +12,13 @@ namespace lp::rules {
 
 /// The layout's swizzle as a swizzle of byte addresses of `element_bytes`-byte elements: a
 /// byte swizzle as written, an element swizzle Sw<B,M,S> as Sw<B, M + log2(bytes), S>. Nullopt
-/// without a (non-identity) swizzle. Several swizzle stages: the outermost.
+/// without a (non-identity) swizzle. Several swizzle stages: the outermost. Swizzles before an
+/// outer layout (A o Sw o B) act on A's index, not on addresses: they are not the address swizzle.
 inline std::optional<Swizzle> byte_swizzle_of(const Layout& l, int element_bytes) {
   int shift = 0;
   while ((1 << shift) < element_bytes) ++shift;
-  for (auto it = l.stages().rbegin(); it != l.stages().rend(); ++it) {
+  const auto address_stages = l.stages().begin() + static_cast<std::ptrdiff_t>(l.address_stages_begin());
+  for (auto it = l.stages().rbegin(); it != std::make_reverse_iterator(address_stages); ++it) {
     if (it->kind == Stage::Kind::AddOffset || it->swizzle.is_identity()) continue;
     if (it->kind == Stage::Kind::ByteSwizzle) return it->swizzle;
     return Swizzle(it->swizzle.bits(), it->swizzle.base() + shift, it->swizzle.shift());

@@ -131,6 +131,41 @@ std::optional<F2Layout> to_f2(const Layout& layout, std::string* why_not) {
         f.constant[m] = bytewise(f.constant[m]);
         break;
       }
+      case Stage::Kind::Outer: {
+        // A(m) for an m that is an XOR of input bits: each bit of m lands in one mode's
+        // coordinate (power-of-two extents; the last mode takes every bit above), scaled by a
+        // power-of-two stride. Where the bits m can set land on disjoint bits, A is XOR-linear.
+        const uint64_t reach = support(f.cols, f.constant, m);
+        const std::vector<Mode>& modes = st.outer->modes();
+        std::vector<uint64_t> image_of_bit(64, 0);
+        uint64_t used = 0;
+        int bit = 0;
+        for (size_t k = 0; k < modes.size() && bit < 64; ++k) {
+          const bool last = k + 1 == modes.size();
+          const int width = last ? 64 - bit : log2_exact(modes[k].extent);
+          if (width < 0) return fail(fmt::format("the outer layout's extent {} is not a power of two", modes[k].extent.count()));
+          const int64_t stride = modes[k].stride[0];
+          const int sb = stride == 0 ? 0 : log2_exact(stride);
+          for (int j = 0; j < width; ++j, ++bit) {
+            if (!(reach >> bit & 1) || stride == 0) continue;
+            if (sb < 0 || sb + j > 62)
+              return fail(fmt::format("the outer layout's stride {} is not a non-negative power of two", stride));
+            const uint64_t col = uint64_t{1} << (sb + j);
+            if (used & col) return fail("the outer layout's contributions overlap (addition would carry)");
+            used |= col;
+            image_of_bit[static_cast<size_t>(bit)] = col;
+          }
+        }
+        auto through = [&](uint64_t v) {
+          uint64_t out = 0;
+          for (int b = 0; b < 64; ++b)
+            if (v >> b & 1) out ^= image_of_bit[static_cast<size_t>(b)];
+          return out;
+        };
+        for (F2Vec& c : f.cols) c[m] = through(c[m]);
+        f.constant[m] = through(f.constant[m]);
+        break;
+      }
     }
   }
   return f;

@@ -68,6 +68,29 @@ Z3Layout::Z3Layout(z3::context& ctx, const Layout& layout, uint64_t extra_magnit
               iv.hi = checked_add(iv.hi, delta, "bound");
               break;
             }
+            case Stage::Kind::Outer: {
+              // CuTe's evaluation of A at m (Layout::cute_image): each mode but the last takes
+              // m % extent (truncating, so of m's sign), the last takes what is left.
+              const std::vector<Mode>& modes = s.outer->modes();
+              Interval out{0, 0};
+              int64_t below = 1;  // product of the extents before the mode
+              for (size_t k = 0; k < modes.size(); ++k) {
+                const int64_t stride = modes[k].stride[0];
+                need = std::max<uint64_t>({need, static_cast<uint64_t>(modes[k].extent), Interval::abs_of(stride)});
+                if (k + 1 == modes.size()) {
+                  const int64_t lo = checked_mul(iv.lo / below, stride, "bound");
+                  const int64_t hi = checked_mul(iv.hi / below, stride, "bound");
+                  out.lo = checked_add(out.lo, std::min<int64_t>({lo, hi, 0}), "bound");
+                  out.hi = checked_add(out.hi, std::max<int64_t>({lo, hi, 0}), "bound");
+                } else {
+                  if (iv.lo < 0) out.add_scaled(modes[k].extent, -stride);
+                  out.add_scaled(modes[k].extent, stride);
+                  below = checked_mul(below, modes[k].extent, "bound");
+                }
+              }
+              iv = out;
+              break;
+            }
           }
           need = std::max(need, iv.magnitude());
         }
@@ -166,6 +189,20 @@ std::vector<z3::expr> Z3Layout::image_of(const std::vector<z3::expr>& coord, con
         case Stage::Kind::ByteSwizzle: {
           int scale = static_cast<int>(bit_length(static_cast<uint64_t>(s.element_bits / 8))) - 1;
           m = z3::ashr(swizzle(z3::shl(m, constant(scale)), s.swizzle), constant(scale));
+          break;
+        }
+        case Stage::Kind::Outer: {
+          // As Layout::cute_image: bvsrem and bvsdiv truncate as C++'s % and / do.
+          const std::vector<Mode>& modes = s.outer->modes();
+          z3::expr rest = m;
+          z3::expr v = constant(0);
+          for (size_t k = 0; k < modes.size(); ++k) {
+            const bool last = k + 1 == modes.size();
+            const z3::expr c = last ? rest : z3::srem(rest, constant(modes[k].extent));
+            if (!last) rest = rest / constant(modes[k].extent);
+            if (modes[k].stride[0] != 0) v = v + c * constant(modes[k].stride[0]);
+          }
+          m = v;
           break;
         }
       }

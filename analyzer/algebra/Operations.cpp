@@ -15,7 +15,7 @@ namespace {
 
 Layout with_stage(const Layout& core, const Swizzle& sw) {
   LayoutParts p = core.parts();
-  p.stages.push_back(Stage{Stage::Kind::Swizzle, 0, true, sw, 0});
+  p.stages.push_back(Stage::swizzled(sw));
   return Layout::make(std::move(p));
 }
 
@@ -66,14 +66,41 @@ Layout core_of(const Layout& l) {
 Layout colex(const Layout& l) { return l.with_order(IndexOrder::Colex); }
 
 // The swizzle of a layout composed as CuTe's `Sw o _0 o L`; none for a plain layout. Other stage
-// forms (an offset, a swizzle of byte addresses, several stages) are outside what these
-// operations take.
+// forms are outside what max_common_vector takes: CuTe (swizzle_layout.hpp) has overloads for a
+// swizzle as the outer part only.
 std::optional<Swizzle> swizzle_of(const Layout& l) {
   if (l.stages().empty()) return std::nullopt;
   if (l.stages().size() == 1 && l.stages()[0].kind == Stage::Kind::Swizzle) return l.stages()[0].swizzle;
+  if (l.has_outer_stage())
+    throw CuteRejects("CuTe has max_common_vector for a swizzle composed with a layout (Sw o _0 o L) only, not for "
+                      "a layout composed with a layout (A o O o B)");
   throw AlgebraError(
       "only a layout composed with one element swizzle (Sw o _0 o L) is supported here; offsets and byte-address "
       "swizzles are not");
+}
+
+// A layout's outermost composed part, as CuTe nests `X o O o B`: X (a swizzle or an outer
+// layout), the offset O before it, and B, the layout with the stages inside.
+struct OutermostPart {
+  Stage x;
+  int64_t offset = 0;
+  Layout inside;
+};
+
+OutermostPart outermost_part(const Layout& l) {
+  const std::vector<Stage>& st = l.stages();
+  const Stage& x = st.back();
+  if (x.kind == Stage::Kind::AddOffset)
+    throw AlgebraError("an offset composed after the last swizzle or layout (Sw<0,0,0> o O o L) is not supported here");
+  if (x.kind == Stage::Kind::ByteSwizzle)
+    throw AlgebraError("a byte-address swizzle (Sw o smem_ptr[Nb] o L) is a pointer's swizzle, not a layout's; this "
+                       "operation takes layouts");
+  size_t rest = st.size() - 1;
+  int64_t offset = 0;
+  if (rest > 0 && st[rest - 1].kind == Stage::Kind::AddOffset) offset = st[--rest].offset;
+  LayoutParts p = l.parts();
+  p.stages.resize(rest);
+  return {x, offset, Layout::make(std::move(p))};
 }
 
 // CuTe's composition(Layout A, Swizzle): the rewrite A o Sw = Sw' o A (swizzle_layout.hpp), plain
@@ -84,38 +111,87 @@ std::optional<Layout> swizzle_moved_through(const CuteLayout& a, const Swizzle& 
   return moved->is_identity() ? to_ir(a) : with_stage(to_ir(a), *moved);
 }
 
-// The outcome of an operation whose result is CuTe's `Sw' o R`, or R where Sw' is the identity.
-void set_result(Outcome& o, const CuteLayout& core, const Layout& r) {
+// The outcome of an operation whose result is r: a plain CuTe layout, or a composed one.
+void set_result(Outcome& o, const Layout& r) {
   o.text = print_cute(r).text;
-  if (r.stages().empty()) o.layout = core;
+  if (r.stages().empty()) o.layout = from_ir(r);
   else o.composed = r;
 }
 
-// right_inverse/left_inverse of `Sw o _0 o L`: CuTe returns composition(inverse(L), Sw), which its
-// composition(Layout, Swizzle) rewrites as Sw' o inverse(L) (swizzle_layout.hpp).
-template <class Inverse>
-Outcome inverse_of_swizzled(const char* op, const Layout& in, const Swizzle& sw, Inverse inverse) {
+// CuTe's right_inverse/left_inverse of a layout that may be composed, as a layout:
+//   inverse(Sw o _0 o B) = composition(inverse(B), Sw) = Sw' o inverse(B)   (swizzle_layout.hpp)
+//   inverse(A o O o B) = composition(inverse(B), -O, inverse(A))            (layout_composed.hpp)
+// The latter is the layout inverse(B) o -O o inverse(A): inverse(A) is its domain.
+Layout staged_inverse(const Layout& in, CuteLayout (*inverse)(const CuteLayout&)) {
+  if (in.stages().empty()) return to_ir(inverse(from_ir(in)));
+  const OutermostPart part = outermost_part(in);
+  const Layout inner = staged_inverse(part.inside, inverse);
+  if (part.x.kind == Stage::Kind::Swizzle) {
+    if (part.offset != 0)
+      throw AlgebraError(fmt::format(
+          "CuTe's inverse of Sw o {} o L is inverse(L) o {} o Sw, a composed layout whose domain is the swizzle itself: it "
+          "has no shape, and LayoutProof's layouts have one",
+          part.offset, -part.offset));
+    if (!inner.stages().empty())
+      throw AlgebraError("moving a swizzle through the inverse of a composed layout is not supported here");
+    std::string why;
+    std::optional<Layout> r = swizzle_moved_through(from_ir(inner), part.x.swizzle, why);
+    if (!r) throw CuteRejects(why);
+    return *r;
+  }
+  LayoutParts p = to_ir(inverse(from_ir(*part.x.outer))).parts();
+  if (part.offset != 0) p.stages.push_back(Stage::add_offset(-part.offset));
+  p.stages.push_back(Stage::outer_layout(core_of(inner)));
+  for (const Stage& st : inner.stages()) p.stages.push_back(st);
+  return Layout::make(std::move(p));
+}
+
+CuteLayout cute_right_inverse(const CuteLayout& l) { return right_inverse(l); }
+CuteLayout cute_left_inverse(const CuteLayout& l) { return left_inverse(l); }
+
+// An inverse of a composed layout (staged_inverse), checked by its contract on the true functions.
+Outcome inverse_of_staged(const char* op, const Layout& in) {
   Outcome o;
   o.op = op;
+  const bool right = std::string_view(op) == "right_inverse";
   try {
-    const CuteLayout inv = inverse(from_ir(core_of(in)));
-    std::string why;
-    const std::optional<Layout> r = swizzle_moved_through(inv, sw, why);
-    if (!r) {
-      o.check = Check::illegal("CuTe rejects this operation: " + why + "; there is no result");
-      return o;
-    }
-    set_result(o, inv, *r);
-    o.check = within_budget([&] {
-      return std::string_view(op) == "right_inverse" ? check_right_inverse(colex(in), *r) : check_left_inverse(colex(in), *r);
-    });
+    const Layout r = staged_inverse(colex(in), right ? cute_right_inverse : cute_left_inverse);
+    set_result(o, r);
+    o.check = within_budget([&] { return right ? check_right_inverse(colex(in), r) : check_left_inverse(colex(in), r); });
   } catch (const CuteRejects& e) {
     o.check = Check::illegal(std::string(e.what()) + "; there is no result");
   } catch (const LayoutError& e) {
     o = Outcome{op, std::nullopt, std::nullopt, std::nullopt,
                 Check::illegal(std::string("CuTe's algorithm yields no valid layout here: ") + e.what())};
+  } catch (const AlgebraError& e) {
+    o = Outcome{op, std::nullopt, std::nullopt, std::nullopt, Check::unknown(e.what())};
   }
   return o;
+}
+
+// CuTe's composition of two layouts, either of them possibly composed:
+//   composition(X o O o A, B) = X o O o composition(A, B)                   (layout_composed.hpp)
+//   composition(A, X o _0 o B) = composition(composition(A, X), B)          (it static_asserts O == _0)
+// with composition(A, Sw) = Sw' o A (swizzle_layout.hpp). Throws CuteRejects where CuTe does.
+Layout compose_staged(const Layout& a, const Layout& b) {
+  if (!a.stages().empty()) {
+    LayoutParts p = compose_staged(core_of(a), b).parts();
+    for (const Stage& st : a.stages()) p.stages.push_back(st);
+    return Layout::make(std::move(p));
+  }
+  if (b.stages().empty()) return to_ir(composition(from_ir(a), from_ir(b)));
+  const OutermostPart part = outermost_part(b);
+  if (part.offset != 0)
+    throw CuteRejects(fmt::format("composition(Layout, ComposedLayout) requires the composed offset to be _0 "
+                                  "(layout_composed.hpp), here it is {}",
+                                  part.offset));
+  if (part.x.kind == Stage::Kind::Swizzle) {
+    std::string why;
+    std::optional<Layout> moved = swizzle_moved_through(from_ir(a), part.x.swizzle, why);
+    if (!moved) throw CuteRejects(why);
+    return compose_staged(*moved, part.inside);
+  }
+  return compose_staged(compose_staged(a, *part.x.outer), part.inside);
 }
 
 Int size_of(const CuteLayout& l) { return l.size(); }
@@ -302,16 +378,14 @@ Outcome op_tile_to_shape(const Layout& in, const std::vector<Int>& target) {
 }
 
 Outcome op_right_inverse(const Layout& in) {
-  if (auto sw = swizzle_of(in))
-    return inverse_of_swizzled("right_inverse", in, *sw, [](const CuteLayout& l) { return right_inverse(l); });
+  if (!in.stages().empty()) return inverse_of_staged("right_inverse", in);
   const CuteLayout l = from_ir(in);
   return run("right_inverse", [&] { return right_inverse(l); },
              [&](const CuteLayout& r) { return check_right_inverse(colex(in), to_ir(r)); });
 }
 
 Outcome op_left_inverse(const Layout& in) {
-  if (auto sw = swizzle_of(in))
-    return inverse_of_swizzled("left_inverse", in, *sw, [](const CuteLayout& l) { return left_inverse(l); });
+  if (!in.stages().empty()) return inverse_of_staged("left_inverse", in);
   const CuteLayout l = from_ir(in);
   return run("left_inverse", [&] { return left_inverse(l); },
              [&](const CuteLayout& r) { return check_left_inverse(colex(in), to_ir(r)); });
@@ -399,55 +473,22 @@ Outcome op_compose(const Operand& a, const Operand& b) {
     });
   }
   const Layout& lb = std::get<Layout>(b);
-  if (!lb.stages().empty()) {
-    // CuTe (layout_composed.hpp, swizzle_layout.hpp): composition(A, Sw o _0 o B) is
-    // composition(composition(A, Sw), B) = Sw' o _0 o (A o B), Sw' from the rewrite A o Sw = Sw' o A.
-    // The claim is the function itself: R(c) == A(Sw(B(c))) with Sw(B(c)) in A's domain.
-    const bool one_swizzle = lb.stages().size() == 1 && lb.stages()[0].kind == Stage::Kind::Swizzle;
-    if (!one_swizzle || !la->stages().empty()) {
-      o.check = Check::unknown(
-          "A o (Sw o _0 o B) is computed for a plain A and one element swizzle on B; an offset, a byte-address swizzle "
-          "or a swizzled A needs stages applied to A's index before its affine core, which LayoutProof's IR does not "
-          "have yet");
-      return o;
-    }
-    const Swizzle sw = lb.stages()[0].swizzle;
-    const CuteLayout core = from_ir(*la);
-    try {
-      std::string why;
-      const std::optional<Layout> moved = swizzle_moved_through(core, sw, why);
-      if (!moved) {
-        o.check = Check::illegal("CuTe rejects this operation: " + why + "; there is no result");
-        return o;
-      }
-      const CuteLayout rc = composition(core, from_ir(core_of(lb)));
-      LayoutParts p = to_ir(rc).parts();
-      p.stages = moved->stages();
-      const Layout r = Layout::make(std::move(p));
-      set_result(o, rc, r);
-      o.check = claim_composition(colex(*la), colex(lb), r);
-    } catch (const CuteRejects& e) {
-      o.check = Check::illegal(std::string(e.what()) + "; there is no result");
-    }
-    return o;
-  }
-  const CuteLayout bl = from_ir(lb);
-  const CuteLayout core = from_ir(core_of(*la));
-  if (la->stages().empty())
-    return run("compose", [&] { return composition(core, bl); },
+  if (la->stages().empty() && lb.stages().empty()) {
+    const CuteLayout bl = from_ir(lb);
+    return run("compose", [&] { return composition(from_ir(*la), bl); },
                [&](const CuteLayout& r) { return claim_composition(colex(*la), bl, to_ir(r)); });
-  // CuTe: composition(Sw o O o L, B) = Sw o O o (L o B).
+  }
+  // A composed operand: CuTe's result, claimed against the true function R(c) == A(B(c)).
   try {
-    const CuteLayout rc = composition(core, bl);
-    LayoutParts p = to_ir(rc).parts();
-    p.stages = la->stages();
-    const Layout r = Layout::make(std::move(p));
-    o.text = print_cute(r).text;
-    o.composed = r;
-    o.layout = rc;
-    o.check = claim_composition(colex(*la), bl, r);
+    const Layout r = compose_staged(colex(*la), colex(lb));
+    set_result(o, r);
+    o.check = claim_composition(colex(*la), colex(lb), r);
   } catch (const CuteRejects& e) {
     o.check = Check::illegal(std::string(e.what()) + "; there is no result");
+  } catch (const LayoutError& e) {
+    o.check = Check::illegal(std::string("CuTe's algorithm yields no valid layout here: ") + e.what());
+  } catch (const AlgebraError& e) {
+    o.check = Check::unknown(e.what());
   }
   return o;
 }

@@ -71,6 +71,47 @@ int64_t Swizzle::apply(int64_t offset) const {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Stage
+
+Stage Stage::add_offset(int64_t offset, bool static_offset) {
+  Stage s;
+  s.kind = Kind::AddOffset;
+  s.offset = offset;
+  s.static_offset = static_offset;
+  return s;
+}
+
+Stage Stage::swizzled(const lp::Swizzle& sw) {
+  Stage s;
+  s.kind = Kind::Swizzle;
+  s.swizzle = sw;
+  return s;
+}
+
+Stage Stage::byte_swizzled(const lp::Swizzle& sw, int element_bits) {
+  Stage s;
+  s.kind = Kind::ByteSwizzle;
+  s.swizzle = sw;
+  s.element_bits = element_bits;
+  return s;
+}
+
+Stage Stage::outer_layout(const Layout& outer) {
+  Stage s;
+  s.kind = Kind::Outer;
+  s.outer = std::make_shared<const Layout>(outer);
+  return s;
+}
+
+bool Stage::operator==(const Stage& o) const {
+  if (kind != o.kind || offset != o.offset || static_offset != o.static_offset || !(swizzle == o.swizzle) ||
+      element_bits != o.element_bits)
+    return false;
+  if (!outer || !o.outer) return !outer && !o.outer;
+  return outer->parts() == o.outer->parts();
+}
+
+// ---------------------------------------------------------------------------------------------
 // Nest
 
 Nest Nest::flat(size_t n) {
@@ -155,11 +196,24 @@ Layout Layout::make(LayoutParts p) {
   l.memory_axis_ = l.axis_index(Axis::memory());
   if (!q.stages.empty() && !l.memory_axis_)
     throw LayoutError("a swizzle or composed offset needs a memory axis 'm' to act on");
-  for (const Stage& s : q.stages)
+  bool byte_swizzled = false;
+  for (const Stage& s : q.stages) {
+    if (s.kind == Stage::Kind::ByteSwizzle) byte_swizzled = true;
+    if (s.kind == Stage::Kind::Outer) {
+      if (byte_swizzled)
+        throw LayoutError("a byte-address swizzle acts on the final address (smem_ptr); no layout may be applied after it");
+      if (!s.outer) throw LayoutError("an outer layout stage has no layout");
+      if (auto why = plain_cute_problem(*s.outer)) throw LayoutError("an outer layout (the A of A o O o B): " + *why);
+      if (!s.outer->is_scalar() || s.outer->order() != IndexOrder::Colex)
+        throw LayoutError("an outer layout (the A of A o O o B) must be an integer CuTe layout");
+      if (!l.is_scalar())
+        throw LayoutError("a layout composed after another (A o O o B) needs an integer B: memory axis only, no replicas");
+    }
     if (s.kind == Stage::Kind::ByteSwizzle &&
         (s.element_bits < 1 || s.element_bits > 1024 || (s.element_bits & (s.element_bits - 1))))
       throw LayoutError(fmt::format("element width {} bits is not a power of two in [1, 1024]",
                                     s.element_bits));
+  }
   return l;
 }
 
@@ -184,6 +238,17 @@ void Layout::require_domain() const {
     throw LayoutError(
         "this layout gives strides only (a bare descriptor): its domain is unknown; give a shape, "
         "e.g. (4,8):(1@0,8@1)");
+}
+
+bool Layout::has_outer_stage() const {
+  return std::any_of(p_.stages.begin(), p_.stages.end(), [](const Stage& s) { return s.kind == Stage::Kind::Outer; });
+}
+
+size_t Layout::address_stages_begin() const {
+  size_t begin = 0;
+  for (size_t i = 0; i < p_.stages.size(); ++i)
+    if (p_.stages[i].kind == Stage::Kind::Outer) begin = i + 1;
+  return begin;
 }
 
 bool Layout::is_scalar() const {
@@ -265,6 +330,9 @@ int64_t Layout::apply_stages(int64_t m) const {
         m = swizzled / s.element_bits;
         break;
       }
+      case Stage::Kind::Outer:
+        m = s.outer->cute_image(m)[0];
+        break;
     }
   }
   return m;

@@ -12,7 +12,12 @@
 //      base + offset + sum_t r_t * stride_t for every r in prod_t [0, extent_t).
 //   3. Post stages on the memory axis `m`, innermost first: constant offsets and swizzles
 //      (CuTe's `Sw<B,M,S> o O o L`, TIRx's ComposeLayout, and the byte-address form
-//      `Sw<3,4,3> o smem_ptr[16b](unset) o L`, which swizzles byte addresses of the elements).
+//      `Sw<3,4,3> o smem_ptr[16b](unset) o L`, which swizzles byte addresses of the elements),
+//      and outer layouts: CuTe's ComposedLayout<A, O, B> = A o O o B with a layout A, whose
+//      index is B's value after the stages before it. The affine core is then B (it defines the
+//      domain) and A is a stage: A's own affine core is applied to an index that went through
+//      offsets and swizzles first (a layout with pre-stages), evaluated as CuTe evaluates A,
+//      also past A's size.
 //
 // The top-level children of the nesting tree are the logical dimensions: CuTe's top-level
 // modes, TIRx's logical shape. Changing the IndexOrder (Layout::with_order) reverses the leaves
@@ -25,8 +30,11 @@
 //   - extents are >= 1, or unknown (Extent::unknown(): a stride-only descriptor); replica extents are >= 1;
 //   - size (product of extents) fits in int64; the nesting tree has exactly modes().size() leaves;
 //   - basis axes form a consistent tree (no basis path is a proper prefix of another);
-//   - post stages exist only when the codomain has the memory axis `m`.
+//   - post stages exist only when the codomain has the memory axis `m`;
+//   - an outer layout stage holds a plain scalar CuTe layout (plain_cute_problem is empty,
+//     is_scalar(), colexicographic), and a layout with one is scalar itself.
 #include <concepts>
+#include <memory>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -81,6 +89,8 @@ struct Mode {
   Point stride;
   bool static_extent = true;  ///< CuTe `_4` (static) vs `4` (dynamic); printing only
   bool static_stride = true;
+
+  bool operator==(const Mode&) const = default;
 };
 
 /// The nesting of modes. A leaf stands for the next mode in left-to-right order.
@@ -100,7 +110,11 @@ struct Nest {
 struct Replica {
   int64_t extent = 1;
   Point stride;
+
+  bool operator==(const Replica&) const = default;
 };
+
+class Layout;
 
 /// A post stage applied to the memory coordinate `m` after the affine part.
 struct Stage {
@@ -108,14 +122,22 @@ struct Stage {
     AddOffset,    ///< m += offset (the O of CuTe's `Sw o O o L`)
     Swizzle,      ///< m = swizzle(m), on element offsets
     ByteSwizzle,  ///< m = swizzle(m * bytes) / bytes, bytes = element_bits / 8: `smem_ptr[Nb]`
+    Outer,        ///< m = outer(m), CuTe's evaluation of a layout (also past its size): the A of A o O o B
   };
   Kind kind = Kind::AddOffset;
   int64_t offset = 0;
   bool static_offset = true;
   lp::Swizzle swizzle;
   int element_bits = 0;  ///< ByteSwizzle only: 8, 16, 32, 64 or 128
+  std::shared_ptr<const Layout> outer;  ///< Outer only: a plain scalar colexicographic layout
 
-  bool operator==(const Stage&) const = default;
+  static Stage add_offset(int64_t offset, bool static_offset = true);
+  static Stage swizzled(const lp::Swizzle& sw);
+  static Stage byte_swizzled(const lp::Swizzle& sw, int element_bits);
+  static Stage outer_layout(const Layout& outer);
+
+  /// Outer stages compare by their layouts' parts, not by pointer.
+  bool operator==(const Stage& o) const;
 };
 
 /// Everything a Layout is made of, before validation.
@@ -127,6 +149,8 @@ struct LayoutParts {
   std::vector<Replica> replicas;
   Point offset;  ///< empty means zero
   std::vector<Stage> stages;
+
+  bool operator==(const LayoutParts&) const = default;
 };
 
 class Layout {
@@ -141,6 +165,11 @@ class Layout {
   const std::vector<Replica>& replicas() const { return p_.replicas; }
   const Point& offset() const { return p_.offset; }
   const std::vector<Stage>& stages() const { return p_.stages; }
+  /// True when a stage applies an outer layout (CuTe's A o O o B): the layout is pre-staged.
+  bool has_outer_stage() const;
+  /// The first stage after the last outer layout stage (0 without one): the stages from there on
+  /// act on the final memory offset, the ones before it on an outer layout's index.
+  size_t address_stages_begin() const;
   const LayoutParts& parts() const { return p_; }
 
   /// Index of `axis` in axes(), if present.

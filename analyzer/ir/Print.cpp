@@ -92,7 +92,7 @@ Printed print_cute(const Layout& in) {
     if (!l.axes()[a].is_memory())
       throw ConversionError(fmt::format("the layout has an offset along '{}'; CuTe offsets are memory offsets",
                                         l.axes()[a].spelling()));
-    stages.insert(stages.begin(), Stage{Stage::Kind::AddOffset, l.offset()[a], true, {}, 0});
+    stages.insert(stages.begin(), Stage::add_offset(l.offset()[a]));
   }
   size_t next = 0;
   std::string core = shape_text(l, l.nest(), next, true, false) + ":";
@@ -111,6 +111,10 @@ Printed print_cute(const Layout& in) {
     }
     if (i < stages.size() && stages[i].kind == Stage::Kind::Swizzle) {
       wraps.push_back(swizzle_text(stages[i].swizzle) + " o " + cute_int(off, off_static));
+      ++i;
+    } else if (i < stages.size() && stages[i].kind == Stage::Kind::Outer) {
+      // CuTe's ComposedLayout<A, O, B> prints as `A o O o B` (layout_composed.hpp).
+      wraps.push_back(print_cute(*stages[i].outer).text + " o " + cute_int(off, off_static));
       ++i;
     } else if (i < stages.size() && stages[i].kind == Stage::Kind::ByteSwizzle) {
       if (have_off && off != 0)
@@ -205,6 +209,10 @@ Printed print_tirx(const Layout& in) {
     Swizzle sw = s.swizzle;
     if (s.kind == Stage::Kind::AddOffset)
       throw ConversionError("an offset between two swizzles has no TIRx spelling");
+    if (s.kind == Stage::Kind::Outer)
+      throw ConversionError(
+          "a layout applied to another's value (CuTe's A o O o B) has no TIRx spelling: TIRx composes only swizzles "
+          "after a tile layout");
     if (s.kind == Stage::Kind::ByteSwizzle) {
       int log_bytes = 0;
       while ((8 << log_bytes) < s.element_bits) ++log_bytes;

@@ -268,8 +268,8 @@ Swizzle swizzle_args(Cursor& c) {
 Layout with_swizzle(Cursor& c, size_t start, const Layout& inner, const Swizzle& sw, int64_t offset,
                     int element_bits) {
   LayoutParts p = inner.parts();
-  if (offset != 0) p.stages.push_back(Stage{Stage::Kind::AddOffset, offset, true, {}, 0});
-  Stage s{Stage::Kind::Swizzle, 0, true, sw, 0};
+  if (offset != 0) p.stages.push_back(Stage::add_offset(offset));
+  Stage s = Stage::swizzled(sw);
   if (element_bits) {
     s.kind = Stage::Kind::ByteSwizzle;
     s.element_bits = element_bits;

@@ -103,6 +103,12 @@ Layout parse_core(Cursor& c) {
   return build_layout(c, start, shape, stride, axes, IndexOrder::Colex);
 }
 
+// After a layout, ` o ` (a word of its own) continues a CuTe composed layout `A o O o B`.
+bool composed_next(Cursor& c) {
+  c.skip_ws();
+  return c.looking_at("o") && !is_ident_char(c.peek_raw(1));
+}
+
 }  // namespace
 
 Layout parse_cute(Cursor& c) {
@@ -111,13 +117,29 @@ Layout parse_cute(Cursor& c) {
   size_t start = c.pos();
   // CuTe C++ prints `Sw<B,M,S>`, the CuTe DSL (Python) `S<B,M,S>`.
   const bool dsl = c.looking_at("S<") || c.looking_at("S <");
-  if (!dsl && !c.looking_at("Sw<") && !c.looking_at("Sw <")) return parse_core(c);
+  if (!dsl && !c.looking_at("Sw<") && !c.looking_at("Sw <")) {
+    Layout outer = parse_core(c);
+    if (!composed_next(c)) return outer;
+    // CuTe's ComposedLayout<A, O, B> with a layout A, printed `A o O o B` (layout_composed.hpp).
+    c.expect("o", "");
+    auto [off, off_static] = cute_int(c, "the composed offset (e.g. _0)");
+    c.expect("o", "after the offset (CuTe composes as 'A o OFFSET o B')");
+    Layout inner = parse_cute(c);
+    LayoutParts p = inner.parts();
+    if (off != 0) p.stages.push_back(Stage::add_offset(off, off_static));
+    try {
+      p.stages.push_back(Stage::outer_layout(outer));
+      return Layout::make(std::move(p));
+    } catch (const LayoutError& e) {
+      c.fail_at(start, e.what());
+    }
+  }
   c.expect(dsl ? "S" : "Sw", "");
   const Swizzle sw = parse_swizzle_parameters(c, dsl ? "to close 'S<B,M,S>'" : "to close 'Sw<B,M,S>'");
   c.expect("o", "after the swizzle (CuTe composes as 'Sw<B,M,S> o OFFSET o LAYOUT')");
   c.skip_ws();
-  Stage offset{Stage::Kind::AddOffset, 0, true, {}, 0};
-  Stage swz{Stage::Kind::Swizzle, 0, true, sw, 0};
+  Stage offset = Stage::add_offset(0);
+  Stage swz = Stage::swizzled(sw);
   if (c.consume("smem_ptr")) {
     c.expect("[", "after 'smem_ptr'");
     size_t at = c.pos();

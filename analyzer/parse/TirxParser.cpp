@@ -266,8 +266,7 @@ Layout parse_tile(Cursor& c) {
     }
     c.expect(")", "to close 'ComposeLayout(...)'");
     LayoutParts p = tile.parts();
-    p.stages.push_back(Stage{Stage::Kind::Swizzle, 0, true,
-                             Swizzle(static_cast<int>(b), static_cast<int>(m), static_cast<int>(s)), 0});
+    p.stages.push_back(Stage::swizzled(Swizzle(static_cast<int>(b), static_cast<int>(m), static_cast<int>(s))));
     try {
       return Layout::make(std::move(p));
     } catch (const LayoutError& e) {

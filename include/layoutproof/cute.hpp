@@ -155,23 +155,30 @@ struct is_smem_flag<cute::smem_ptr_flag_bits<B>> : std::true_type {
 
 /// The layout in CuTe's print format, with a byte swizzle written `smem_ptr[Nb](unset)` (CuTe's
 /// operator<< prints that flag as `_0`, which would lose the absolute-address meaning); empty when
-/// the layout is not one LayoutProof reads (a composition whose outer part is not a swizzle).
+/// the layout is not one LayoutProof reads. A ComposedLayout<A, O, B> is `A o O o B` with A a
+/// swizzle or a layout with integer strides, O an integer (or the smem_ptr flag after a swizzle) and
+/// B a layout or, recursively, a composed layout (cute/layout_composed.hpp).
 template <class L>
 std::string layout_text(const L& l) {
   std::ostringstream os;
   if constexpr (cute::is_composed_layout<L>::value) {
     using A = std::decay_t<decltype(l.layout_a())>;
     using O = std::decay_t<decltype(l.offset())>;
-    if constexpr (!is_swizzle<A>::value) {
-      return {};
-    } else {
+    if constexpr (is_swizzle<A>::value) {
       os << "Sw<" << A::num_bits << ',' << A::num_base << ',' << A::num_shft << "> o ";
       if constexpr (is_smem_flag<O>::value) os << "smem_ptr[" << is_smem_flag<O>::bits << "b](unset)";
       else if constexpr (cute::is_integral<O>::value) put_int(os, l.offset());
       else return {};
+    } else if constexpr (cute::is_layout<A>::value && cute::is_integral<O>::value) {
+      if (!put_layout(os, l.layout_a())) return {};
       os << " o ";
-      if (!put_layout(os, l.layout_b())) return {};
+      put_int(os, l.offset());
+    } else {
+      return {};
     }
+    const std::string inner = layout_text(l.layout_b());
+    if (inner.empty()) return {};
+    os << " o " << inner;
   } else if constexpr (cute::is_layout<L>::value) {
     if (!put_layout(os, l)) return {};
   } else {
@@ -479,7 +486,8 @@ Smem<T, L> emit_layout(Emitter& out, const std::string& name, const L& layout, c
   const std::string text = detail::layout_text(layout);
   if (text.empty())
     out.fail(at, "the layout of '" + name + "' is not a CuTe layout LayoutProof reads: a Layout, or a ComposedLayout of a "
-                 "Swizzle, an integer offset or smem_ptr_flag, and a Layout with integer strides");
+                 "Swizzle or a Layout, an integer offset (or smem_ptr_flag after a Swizzle), and a Layout or "
+                 "ComposedLayout, with integer strides");
   if (!opts.cute_name.empty()) out.statement("cute " + detail::quoted(opts.cute_name) + " = " + text, at);
   std::string s = "smem " + name + " : " + dtype + " = " + text;
   if (opts.align_bytes > 0) s += " align " + std::to_string(opts.align_bytes);

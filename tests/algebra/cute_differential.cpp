@@ -18,6 +18,7 @@
 #include "solver/AlgebraClaims.h"
 #include "analyzer/algebra/CuteRejects.h"
 #include "analyzer/algebra/Operations.h"
+#include "analyzer/ir/Print.h"
 #include "analyzer/parse/Parsers.h"
 
 using namespace lp;
@@ -193,6 +194,37 @@ void generate(Suite& s) {
     s.add("compose", cute_text(a) + " o (" + d + ")", fmt::format("composition({},{})", cpp_layout(a), cpp),
           [=] { return lp::decide_claims(op_compose(ai, in)); },
           [=](const Layout& r) { return lp::decide_claims(claim_composition(ai, in, r)); });
+  }
+  // Layouts composed with layouts (CuTe's ComposedLayout<A, O, B>, layout_composed.hpp): inverses of
+  // X o O o B and of X o _0 o Sw o _0 o B, A o (X o _0 o B), and (X o O o B) o C.
+  for (int i = 0; i < 250; ++i) {
+    const CuteLayout x = g.compact(2);
+    const CuteLayout b = g.chance(0.7) ? g.compact() : g.any();
+    const int64_t off = g.chance(0.5) ? 0 : g.pick({1, 2, 3, 8});
+    const bool middle_swizzle = off == 0 && g.chance(0.4);
+    const Swizzle sw = random_swizzle(g);
+    const std::string inner_text = middle_swizzle ? fmt::format("{} o _0 o {}", swizzle_text(sw), cute_text(b)) : cute_text(b);
+    const std::string inner_cpp =
+        middle_swizzle ? fmt::format("composition({},{})", swizzle_cpp(sw), cpp_layout(b)) : cpp_layout(b);
+    const std::string d = fmt::format("{} o _{} o {}", cute_text(x), off, inner_text);
+    const std::string cpp = fmt::format("composition({},Int<{}>{{}},{})", cpp_layout(x), off, inner_cpp);
+    const Layout in = parse_layout_text(d, "<gen>").layout;
+    s.add("right_inverse", d, fmt::format("right_inverse({})", cpp), [=] { return lp::decide_claims(op_right_inverse(in)); },
+          [=](const Layout& r) { return check_right_inverse(in, r); });
+    s.add("left_inverse", d, fmt::format("left_inverse({})", cpp), [=] { return lp::decide_claims(op_left_inverse(in)); },
+          [=](const Layout& r) { return check_left_inverse(in, r); });
+    const CuteLayout c = g.any(2);
+    const Layout ci = to_ir(c);
+    s.add("compose", "(" + d + ") o " + cute_text(c), fmt::format("composition({},{})", cpp, cpp_layout(c)),
+          [=] { return lp::decide_claims(op_compose(in, ci)); },
+          [=](const Layout& r) { return lp::decide_claims(claim_composition(in, ci, r)); });
+    if (off == 0) {
+      const CuteLayout a = g.compact(2);
+      const Layout ai = to_ir(a);
+      s.add("compose", cute_text(a) + " o (" + d + ")", fmt::format("composition({},{})", cpp_layout(a), cpp),
+            [=] { return lp::decide_claims(op_compose(ai, in)); },
+            [=](const Layout& r) { return lp::decide_claims(claim_composition(ai, in, r)); });
+    }
   }
   for (int i = 0; i < 250; ++i) {
     g.allow_dynamic = i % 4 == 0;

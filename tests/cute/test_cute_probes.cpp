@@ -68,6 +68,19 @@ const Emitted& run_probe(const std::string& name) {
   return cache.emplace(name, std::move(e)).first->second;
 }
 
+// Runs a built probe (named as in LP_CUTE_PROBE_DIR) and `layoutproof check --format json` on what
+// it writes.
+test::ProcessResult check_probe(const std::string& probe) {
+  const std::string path = (fs::temp_directory_path() / fmt::format("lp_check_{}_{}.lp", probe, ::getpid())).string();
+  ::setenv("LAYOUTPROOF_EMIT", path.c_str(), 1);
+  const int probe_exit = test::run_process(std::string(LP_CUTE_PROBE_DIR) + "/" + probe, {}).exit_code;
+  ::unsetenv("LAYOUTPROOF_EMIT");
+  REQUIRE(probe_exit == 0);
+  test::ProcessResult r = test::run_layoutproof({"check", path, "--no-cache", "--format", "json"});
+  fs::remove(path);
+  return r;
+}
+
 const annotate::BufferDecl& buffer(const annotate::ParseResult& p, const std::string& name) {
   for (const annotate::Statement& s : p.statements)
     if (auto* b = std::get_if<annotate::BufferDecl>(&s.body); b && b->name.text == name) return *b;
@@ -159,6 +172,38 @@ TEST_CASE("every emitted GMMA/UMMA layout is CuTe's, point by point, with its by
   CHECK(layouts == 54);
 }
 
+TEST_CASE("layouts composed with layouts (A o O o B) are CuTe's, point by point; TileLang's pre-#455 int8 swizzle "
+          "collides",
+          "[cute][composed]") {
+  const Emitted& e = run_probe("oracle_composed");
+  size_t layouts = 0;
+  for (const auto& [name, offsets] : e.layouts) {
+    INFO(name);
+    const Layout& l = buffer(e.parsed, name).layout->parsed.layout;
+    CHECK(l.has_outer_stage());
+    REQUIRE(l.size() == static_cast<int64_t>(offsets.size()));
+    for (int64_t i = 0; i < l.size(); ++i) REQUIRE(l.offset_at(i) == offsets[static_cast<size_t>(i)]);
+    ++layouts;
+  }
+  CHECK(layouts == 4);
+  // The check: the pre-#455 layout is not injective, with a witness CuTe's own values confirm; the
+  // others are.
+  test::ProcessResult r = check_probe("oracle_composed");
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  const nlohmann::json report = nlohmann::json::parse(r.out);
+  REQUIRE(report["findings"].size() == 1);
+  const nlohmann::json& f = report["findings"][0];
+  CHECK(f["rule"] == "LP001");
+  CHECK_THAT(f["message"].get<std::string>(), Catch::Contains("'tilelang_int8_pre455' is not injective"));
+  const std::vector<int64_t>& cute = e.layouts.at("tilelang_int8_pre455");
+  const nlohmann::json& cex = f["counterexample"];
+  INFO(cex.dump());
+  const int64_t a = cex["indices"][0].get<int64_t>(), b = cex["indices"][1].get<int64_t>();
+  CHECK(a != b);
+  CHECK(cute.at(static_cast<size_t>(a)) == cute.at(static_cast<size_t>(b)));
+}
+
 TEST_CASE("the wgmma descriptors and TMA boxes are the ones CuTe's make_gmma_desc and make_tma_copy build", "[cute]") {
   const Emitted& e = run_probe("oracle_layouts");
   std::map<std::string, std::string> descs;
@@ -191,12 +236,7 @@ TEST_CASE("the wgmma descriptors and TMA boxes are the ones CuTe's make_gmma_des
 
 TEST_CASE("the emitted files check: every access proven but the per-element DefaultCopy reads", "[cute]") {
   for (const std::string probe : {"oracle_copies", "oracle_layouts"}) {
-    const std::string path = (fs::temp_directory_path() / fmt::format("lp_cute_check_{}_{}.lp", probe, ::getpid())).string();
-    ::setenv("LAYOUTPROOF_EMIT", path.c_str(), 1);
-    REQUIRE(test::run_process(std::string(LP_CUTE_PROBE_DIR) + "/" + probe, {}).exit_code == 0);
-    ::unsetenv("LAYOUTPROOF_EMIT");
-    test::ProcessResult r = test::run_layoutproof({"check", path, "--no-cache", "--format", "json"});
-    fs::remove(path);
+    test::ProcessResult r = check_probe(probe);
     INFO(r.out << r.err);
     if (probe == "oracle_layouts") {
       // Injective (LP001), the descriptors' and TMA's swizzles the layouts' (LP005), aligned
@@ -269,12 +309,7 @@ TEST_CASE("the corpus's probe outputs are what their probes write today", "[cute
 }
 
 TEST_CASE("docs/cute.md's worked example: the unswizzled Q tile's ldmatrix reads, reported at the probe's line", "[cute]") {
-  const std::string path = (fs::temp_directory_path() / fmt::format("lp_docs_fa2_{}.lp", ::getpid())).string();
-  ::setenv("LAYOUTPROOF_EMIT", path.c_str(), 1);
-  REQUIRE(test::run_process(std::string(LP_CUTE_PROBE_DIR) + "/docs_fa2_probe", {}).exit_code == 0);
-  ::unsetenv("LAYOUTPROOF_EMIT");
-  test::ProcessResult r = test::run_layoutproof({"check", path, "--no-cache", "--format", "json"});
-  fs::remove(path);
+  test::ProcessResult r = check_probe("docs_fa2_probe");
   INFO(r.out << r.err);
   CHECK(r.exit_code == 1);
   const nlohmann::json report = nlohmann::json::parse(r.out);
