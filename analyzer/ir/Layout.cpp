@@ -195,7 +195,9 @@ Layout Layout::make(LayoutParts p) {
   l.replica_count_ = reps;
   l.memory_axis_ = l.axis_index(Axis::memory());
   if (!q.stages.empty() && !l.memory_axis_)
-    throw LayoutError("a swizzle or composed offset needs a memory axis 'm' to act on");
+    throw LayoutError(l.has_outer_stage()
+                          ? "a layout composed after another (A o O o B) needs an integer B: memory axis only, no replicas"
+                          : "a swizzle or composed offset needs a memory axis 'm' to act on");
   bool byte_swizzled = false;
   for (const Stage& s : q.stages) {
     if (s.kind == Stage::Kind::ByteSwizzle) byte_swizzled = true;

@@ -172,7 +172,7 @@ TEST_CASE("every emitted GMMA/UMMA layout is CuTe's, point by point, with its by
   CHECK(layouts == 54);
 }
 
-TEST_CASE("layouts composed with layouts (A o O o B) are CuTe's, point by point; TileLang's pre-#455 int8 swizzle "
+TEST_CASE("layouts composed with layouts (A o O o B) are CuTe's, point by point, and TileLang's pre-#455 int8 swizzle "
           "collides",
           "[cute][composed]") {
   const Emitted& e = run_probe("oracle_composed");

@@ -103,3 +103,31 @@ TEST_CASE("evaluation overflow is an error", "[ir]") {
   CHECK_THROWS_AS(l.offset_at(3), lp::OverflowError);
   CHECK_THROWS_AS(lp::checked_mul(INT64_MIN, -1), lp::OverflowError);
 }
+
+TEST_CASE("outer layouts (CuTe's A o O o B): invariants, CuTe's print format and stage equality", "[ir][composed]") {
+  // Read and printed verbatim as CuTe prints ComposedLayout (layout_composed.hpp: A o O o B).
+  for (const char* text : {"(_16,_16,_64):(_1,_16,_128) o _0 o Sw<4,4,4> o _0 o (_64,_128):(_256,_1)",
+                           "_64:_1 o _-3 o (_16,_4):(_4,_1)", "Sw<3,3,3> o _0 o (_64,_8):(_8,_1) o _0 o (_8,_64):(_64,_1)"}) {
+    INFO(text);
+    const lp::Layout l = lp::parse_layout_text(text).layout;
+    CHECK(l.has_outer_stage());
+    CHECK(lp::print_cute(l).text == text);
+    CHECK_THROWS_AS(lp::print_tirx(l), lp::ConversionError);
+    CHECK(lp::parse_layout_text(text).layout.stages() == l.stages());  // by the layouts' parts
+  }
+  CHECK(lp::parse_layout_text("_64:_1 o _0 o _8:_1").layout.stages() !=
+        lp::parse_layout_text("_64:_2 o _0 o _8:_1").layout.stages());
+  // The stages after the last outer layout act on the final offset.
+  CHECK(lp::parse_layout_text("Sw<3,3,3> o _0 o _64:_1 o _0 o _64:_1").layout.address_stages_begin() == 1);
+  CHECK(lp::parse_layout_text("Sw<3,3,3> o _0 o _64:_1").layout.address_stages_begin() == 0);
+  // Invariants: A is an integer CuTe layout, B integer-valued, no layout after a byte swizzle.
+  CHECK_THROWS_WITH(lp::parse_layout_text("(_4,_4):(_1@0,_1@1) o _0 o _16:_1"), Catch::Contains("integer CuTe layout"));
+  CHECK_THROWS_WITH(lp::parse_layout_text("_16:_1 o _0 o (_4,_4):(_1@0,_1@1)"), Catch::Contains("needs an integer B"));
+  CHECK_THROWS_WITH(lp::parse_layout_text("_64:_1 o _0 o Sw<3,4,3> o smem_ptr[16b](unset) o _64:_1"),
+                    Catch::Contains("no layout may be applied after it"));
+  // A is evaluated as CuTe evaluates an integer past its size: 3 + 15 = 18 on _8:_2 is 36.
+  CHECK(lp::parse_layout_text("_8:_2 o _3 o _16:_1").layout.offset_at(15) == 36);
+  // Negative values split with truncating % and /, as C++ (and CuTe) does: -5 on (_4,_8):(_1,_10)
+  // is (-1, -1), -1 - 10.
+  CHECK(lp::parse_layout_text("(_4,_8):(_1,_10) o _-5 o _2:_1").layout.offset_at(0) == -11);
+}
