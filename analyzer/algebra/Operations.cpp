@@ -83,7 +83,7 @@ std::optional<Swizzle> swizzle_of(const Layout& l) {
 // layout), the offset O before it, and B, the layout with the stages inside.
 struct OutermostPart {
   Stage x;
-  int64_t offset = 0;
+  Stage offset;  ///< an AddOffset stage, zero when there is none
   Layout inside;
 };
 
@@ -96,8 +96,8 @@ OutermostPart outermost_part(const Layout& l) {
     throw AlgebraError("a byte-address swizzle (Sw o smem_ptr[Nb] o L) is a pointer's swizzle, not a layout's; this "
                        "operation takes layouts");
   size_t rest = st.size() - 1;
-  int64_t offset = 0;
-  if (rest > 0 && st[rest - 1].kind == Stage::Kind::AddOffset) offset = st[--rest].offset;
+  Stage offset = Stage::add_offset(0);
+  if (rest > 0 && st[rest - 1].kind == Stage::Kind::AddOffset) offset = st[--rest];
   LayoutParts p = l.parts();
   p.stages.resize(rest);
   return {x, offset, Layout::make(std::move(p))};
@@ -127,11 +127,11 @@ Layout staged_inverse(const Layout& in, CuteLayout (*inverse)(const CuteLayout&)
   const OutermostPart part = outermost_part(in);
   const Layout inner = staged_inverse(part.inside, inverse);
   if (part.x.kind == Stage::Kind::Swizzle) {
-    if (part.offset != 0)
+    if (part.offset.offset != 0)
       throw AlgebraError(fmt::format(
           "CuTe's inverse of Sw o {} o L is inverse(L) o {} o Sw, a composed layout whose domain is the swizzle itself: it "
           "has no shape, and LayoutProof's layouts have one",
-          part.offset, -part.offset));
+          part.offset.offset, -part.offset.offset));
     if (!inner.stages().empty())
       throw AlgebraError("moving a swizzle through the inverse of a composed layout is not supported here");
     std::string why;
@@ -140,7 +140,8 @@ Layout staged_inverse(const Layout& in, CuteLayout (*inverse)(const CuteLayout&)
     return *r;
   }
   LayoutParts p = to_ir(inverse(from_ir(*part.x.outer))).parts();
-  if (part.offset != 0) p.stages.push_back(Stage::add_offset(-part.offset));
+  // CuTe's right_inverse/left_inverse of an integer offset is its negation, of the same staticness.
+  if (part.offset.offset != 0) p.stages.push_back(Stage::add_offset(-part.offset.offset, part.offset.static_offset));
   p.stages.push_back(Stage::outer_layout(core_of(inner)));
   for (const Stage& st : inner.stages()) p.stages.push_back(st);
   return Layout::make(std::move(p));
@@ -181,10 +182,10 @@ Layout compose_staged(const Layout& a, const Layout& b) {
   }
   if (b.stages().empty()) return to_ir(composition(from_ir(a), from_ir(b)));
   const OutermostPart part = outermost_part(b);
-  if (part.offset != 0)
+  if (part.offset.offset != 0)
     throw CuteRejects(fmt::format("composition(Layout, ComposedLayout) requires the composed offset to be _0 "
                                   "(layout_composed.hpp), here it is {}",
-                                  part.offset));
+                                  part.offset.offset));
   if (part.x.kind == Stage::Kind::Swizzle) {
     std::string why;
     std::optional<Layout> moved = swizzle_moved_through(from_ir(a), part.x.swizzle, why);
@@ -392,11 +393,11 @@ Outcome op_left_inverse(const Layout& in) {
 }
 
 Outcome op_max_common_vector(const Layout& ia, const Layout& ib) {
-  const std::optional<Swizzle> sa = swizzle_of(ia), sb = swizzle_of(ib);
-  const CuteLayout a = from_ir(core_of(ia)), b = from_ir(core_of(ib));
   Outcome o;
   o.op = "max_common_vector";
   try {
+    const std::optional<Swizzle> sa = swizzle_of(ia), sb = swizzle_of(ib);
+    const CuteLayout a = from_ir(core_of(ia)), b = from_ir(core_of(ib));
     Int n = max_common_vector(a, b);
     // CuTe (swizzle_layout.hpp): a swizzle keeps the 2^M lowest offsets in place, so the cores'
     // common vector is cut at 2^M for each swizzled side, unless both carry the same swizzle.

@@ -212,6 +212,11 @@ TEST_CASE("compositions with composed operands follow CuTe's layout_composed.hpp
   CHECK_FALSE(o.text);
   CHECK(o.check.verdict == algebra::Verdict::Unknown);
   CHECK_THAT(o.check.reason, Catch::Contains("pointer's swizzle"));
+  // max_common_vector has overloads for a swizzle as the outer part only (swizzle_layout.hpp).
+  o = lp::decide_claims(op_max_common_vector(ir("_64:_1 o _0 o _64:_1"), ir("_64:_1")));
+  CHECK_FALSE(o.text);
+  CHECK(o.check.verdict == algebra::Verdict::Illegal);
+  CHECK_THAT(o.check.reason, Catch::Contains("CuTe rejects"));
 }
 
 TEST_CASE("inverses of composed layouts are CuTe's composed inverses, or undecided where CuTe's has no shape",

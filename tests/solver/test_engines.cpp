@@ -594,6 +594,9 @@ TEST_CASE("bank conflicts with element offsets: every engine equals the hardware
       }
     }
     for (lp::Engine e : {lp::Engine::Enum, lp::Engine::Z3, lp::Engine::F2, lp::Engine::Auto}) {
+      // Z3 on every third trial (every instruction and layout kind still meets it): its queries
+      // took 4 of the 5 minutes this test ran.
+      if (e == lp::Engine::Z3 && trial % 3 != 0) continue;
       const auto r = lp::prove_conflict_free(access, e);
       INFO(lp::engine_name(e) << ": " << r.reason);
       if (out_of_bounds) {
