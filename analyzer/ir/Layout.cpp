@@ -194,10 +194,10 @@ Layout Layout::make(LayoutParts p) {
   }
   l.replica_count_ = reps;
   l.memory_axis_ = l.axis_index(Axis::memory());
+  if (l.has_outer_stage() && !l.is_scalar())
+    throw LayoutError("a layout composed after another (A o O o B) needs an integer B: memory axis only, no replicas");
   if (!q.stages.empty() && !l.memory_axis_)
-    throw LayoutError(l.has_outer_stage()
-                          ? "a layout composed after another (A o O o B) needs an integer B: memory axis only, no replicas"
-                          : "a swizzle or composed offset needs a memory axis 'm' to act on");
+    throw LayoutError("a swizzle or composed offset needs a memory axis 'm' to act on");
   bool byte_swizzled = false;
   for (const Stage& s : q.stages) {
     if (s.kind == Stage::Kind::ByteSwizzle) byte_swizzled = true;
@@ -208,8 +208,6 @@ Layout Layout::make(LayoutParts p) {
       if (auto why = plain_cute_problem(*s.outer)) throw LayoutError("an outer layout (the A of A o O o B): " + *why);
       if (!s.outer->is_scalar() || s.outer->order() != IndexOrder::Colex)
         throw LayoutError("an outer layout (the A of A o O o B) must be an integer CuTe layout");
-      if (!l.is_scalar())
-        throw LayoutError("a layout composed after another (A o O o B) needs an integer B: memory axis only, no replicas");
     }
     if (s.kind == Stage::Kind::ByteSwizzle &&
         (s.element_bits < 1 || s.element_bits > 1024 || (s.element_bits & (s.element_bits - 1))))
@@ -242,9 +240,7 @@ void Layout::require_domain() const {
         "e.g. (4,8):(1@0,8@1)");
 }
 
-bool Layout::has_outer_stage() const {
-  return std::any_of(p_.stages.begin(), p_.stages.end(), [](const Stage& s) { return s.kind == Stage::Kind::Outer; });
-}
+bool Layout::has_outer_stage() const { return address_stages_begin() != 0; }
 
 size_t Layout::address_stages_begin() const {
   size_t begin = 0;

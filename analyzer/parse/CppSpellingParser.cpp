@@ -269,12 +269,7 @@ Layout with_swizzle(Cursor& c, size_t start, const Layout& inner, const Swizzle&
                     int element_bits) {
   LayoutParts p = inner.parts();
   if (offset != 0) p.stages.push_back(Stage::add_offset(offset));
-  Stage s = Stage::swizzled(sw);
-  if (element_bits) {
-    s.kind = Stage::Kind::ByteSwizzle;
-    s.element_bits = element_bits;
-  }
-  p.stages.push_back(s);
+  p.stages.push_back(element_bits ? Stage::byte_swizzled(sw, element_bits) : Stage::swizzled(sw));
   try {
     return Layout::make(std::move(p));
   } catch (const LayoutError& e) {

@@ -115,32 +115,26 @@ Layout parse_cute(Cursor& c) {
   Cursor::Depth guard(c);
   c.skip_ws();
   size_t start = c.pos();
-  // CuTe C++ prints `Sw<B,M,S>`, the CuTe DSL (Python) `S<B,M,S>`.
+  // CuTe's composed layouts `X o OFFSET o B` (layout_composed.hpp), X a swizzle or a layout. CuTe
+  // C++ prints a swizzle `Sw<B,M,S>`, the CuTe DSL (Python) `S<B,M,S>`.
   const bool dsl = c.looking_at("S<") || c.looking_at("S <");
-  if (!dsl && !c.looking_at("Sw<") && !c.looking_at("Sw <")) {
+  const bool swizzle = dsl || c.looking_at("Sw<") || c.looking_at("Sw <");
+  Stage outermost;
+  Swizzle sw;
+  if (swizzle) {
+    c.expect(dsl ? "S" : "Sw", "");
+    sw = parse_swizzle_parameters(c, dsl ? "to close 'S<B,M,S>'" : "to close 'Sw<B,M,S>'");
+    c.expect("o", "after the swizzle (CuTe composes as 'Sw<B,M,S> o OFFSET o LAYOUT')");
+    outermost = Stage::swizzled(sw);
+  } else {
     Layout outer = parse_core(c);
     if (!composed_next(c)) return outer;
-    // CuTe's ComposedLayout<A, O, B> with a layout A, printed `A o O o B` (layout_composed.hpp).
     c.expect("o", "");
-    auto [off, off_static] = cute_int(c, "the composed offset (e.g. _0)");
-    c.expect("o", "after the offset (CuTe composes as 'A o OFFSET o B')");
-    Layout inner = parse_cute(c);
-    LayoutParts p = inner.parts();
-    if (off != 0) p.stages.push_back(Stage::add_offset(off, off_static));
-    try {
-      p.stages.push_back(Stage::outer_layout(outer));
-      return Layout::make(std::move(p));
-    } catch (const LayoutError& e) {
-      c.fail_at(start, e.what());
-    }
+    outermost = Stage::outer_layout(outer);
   }
-  c.expect(dsl ? "S" : "Sw", "");
-  const Swizzle sw = parse_swizzle_parameters(c, dsl ? "to close 'S<B,M,S>'" : "to close 'Sw<B,M,S>'");
-  c.expect("o", "after the swizzle (CuTe composes as 'Sw<B,M,S> o OFFSET o LAYOUT')");
   c.skip_ws();
   Stage offset = Stage::add_offset(0);
-  Stage swz = Stage::swizzled(sw);
-  if (c.consume("smem_ptr")) {
+  if (swizzle && c.consume("smem_ptr")) {
     c.expect("[", "after 'smem_ptr'");
     size_t at = c.pos();
     int64_t bits = c.parse_int("the element width in bits");
@@ -151,18 +145,18 @@ Layout parse_cute(Cursor& c) {
     c.expect("(", "as in 'smem_ptr[16b](unset)'");
     c.expect("unset", "as in 'smem_ptr[16b](unset)'");
     c.expect(")", "as in 'smem_ptr[16b](unset)'");
-    swz.kind = Stage::Kind::ByteSwizzle;
-    swz.element_bits = static_cast<int>(bits);
+    outermost = Stage::byte_swizzled(sw, static_cast<int>(bits));
   } else {
-    auto [v, st] = cute_int(c, "the composed offset (e.g. _0) or smem_ptr[16b](unset)");
-    offset.offset = v;
-    offset.static_offset = st;
+    auto [v, st] = cute_int(c, swizzle ? "the composed offset (e.g. _0) or smem_ptr[16b](unset)"
+                                       : "the composed offset (e.g. _0)");
+    offset = Stage::add_offset(v, st);
   }
-  c.expect("o", "after the offset (CuTe composes as 'Sw<B,M,S> o OFFSET o LAYOUT')");
+  c.expect("o", swizzle ? "after the offset (CuTe composes as 'Sw<B,M,S> o OFFSET o LAYOUT')"
+                        : "after the offset (CuTe composes as 'A o OFFSET o B')");
   Layout inner = parse_cute(c);
   LayoutParts p = inner.parts();
   if (offset.offset != 0) p.stages.push_back(offset);
-  p.stages.push_back(swz);
+  p.stages.push_back(outermost);
   try {
     return Layout::make(std::move(p));
   } catch (const LayoutError& e) {

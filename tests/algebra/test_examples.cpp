@@ -190,49 +190,51 @@ TEST_CASE("limits: a legality check the run's budget stops is unknown, never leg
   CHECK(c.check.verdict == algebra::Verdict::Unknown);
 }
 
+namespace {
+
+// An outcome without a result (CuTe rejects it, or it is undecided), with its verdict and reason.
+void check_no_result(const algebra::Outcome& o, algebra::Verdict verdict, const char* reason) {
+  CHECK_FALSE(o.text);
+  CHECK(o.check.verdict == verdict);
+  CHECK_THAT(o.check.reason, Catch::Contains(reason));
+}
+
+}  // namespace
+
 TEST_CASE("compositions with composed operands follow CuTe's layout_composed.hpp and swizzle_layout.hpp",
           "[algebra][examples]") {
   // Texts printed by CuTe 4.2.0 for the same expressions (a probe compiled against the headers).
   // composition(Sw1 o A, Sw2 o B) = Sw1 o _0 o (A o (Sw2 o B)) = Sw1 o _0 o Sw2' o _0 o (A o B).
-  algebra::Outcome o = lp::decide_claims(op_compose(ir("Sw<1,0,3> o _0 o (_8,_8):(_8,_1)"), ir("Sw<2,0,3> o _0 o (_8,_8):(_8,_1)")));
+  const algebra::Outcome o = lp::decide_claims(op_compose(ir("Sw<1,0,3> o _0 o (_8,_8):(_8,_1)"), ir("Sw<2,0,3> o _0 o (_8,_8):(_8,_1)")));
   CHECK(*o.text == "Sw<1,0,3> o _0 o Sw<2,0,-3> o _0 o (_8,_8):(_1,_8)");
   CHECK(o.check.verdict == algebra::Verdict::Legal);
   // composition(Layout, ComposedLayout) static_asserts a zero offset.
-  o = lp::decide_claims(op_compose(ir("(_8,_8):(_8,_1)"), ir("Sw<3,0,3> o _2 o (_8,_8):(_8,_1)")));
-  CHECK_FALSE(o.text);
-  CHECK(o.check.verdict == algebra::Verdict::Illegal);
-  CHECK_THAT(o.check.reason, Catch::Contains("requires the composed offset to be _0"));
+  check_no_result(lp::decide_claims(op_compose(ir("(_8,_8):(_8,_1)"), ir("Sw<3,0,3> o _2 o (_8,_8):(_8,_1)"))),
+                  algebra::Verdict::Illegal, "requires the composed offset to be _0");
   // TileLang's pre-#455 int8 swizzle: CuTe cannot move Sw<4,4,4> through A (make_swizzle rejects the
   // masks A maps it to); only the three-argument composition(A, _0, Sw o B) builds it.
-  o = lp::decide_claims(op_compose(ir("(_16,_16,_64):(_1,_16,_128)"), ir("Sw<4,4,4> o _0 o (_64,_128):(_256,_1)")));
-  CHECK_FALSE(o.text);
-  CHECK(o.check.verdict == algebra::Verdict::Illegal);
+  check_no_result(lp::decide_claims(op_compose(ir("(_16,_16,_64):(_1,_16,_128)"), ir("Sw<4,4,4> o _0 o (_64,_128):(_256,_1)"))),
+                  algebra::Verdict::Illegal, "make_swizzle");
   // A byte-address swizzle belongs to a pointer (smem_ptr), not to a layout CuTe composes with.
-  o = lp::decide_claims(op_compose(ir("(_8,_8):(_8,_1)"), ir("Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_8):(_8,_1)")));
-  CHECK_FALSE(o.text);
-  CHECK(o.check.verdict == algebra::Verdict::Unknown);
-  CHECK_THAT(o.check.reason, Catch::Contains("pointer's swizzle"));
+  check_no_result(lp::decide_claims(op_compose(ir("(_8,_8):(_8,_1)"), ir("Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_8):(_8,_1)"))),
+                  algebra::Verdict::Unknown, "pointer's swizzle");
   // max_common_vector has overloads for a swizzle as the outer part only (swizzle_layout.hpp).
-  o = lp::decide_claims(op_max_common_vector(ir("_64:_1 o _0 o _64:_1"), ir("_64:_1")));
-  CHECK_FALSE(o.text);
-  CHECK(o.check.verdict == algebra::Verdict::Illegal);
-  CHECK_THAT(o.check.reason, Catch::Contains("CuTe rejects"));
+  check_no_result(lp::decide_claims(op_max_common_vector(ir("_64:_1 o _0 o _64:_1"), ir("_64:_1"))),
+                  algebra::Verdict::Illegal, "CuTe rejects");
 }
 
 TEST_CASE("inverses of composed layouts are CuTe's composed inverses, or undecided where CuTe's has no shape",
           "[algebra][examples]") {
   // right_inverse(A o _3 o B) = right_inverse(B) o _-3 o right_inverse(A), as CuTe prints it. L(R(i))
   // evaluates B at -3 for i = 0: past its domain, as CuTe does.
-  algebra::Outcome o = lp::decide_claims(op_right_inverse(ir("(_4,_16):(_16,_1) o _3 o (_8,_8):(_1,_8)")));
+  const algebra::Outcome o = lp::decide_claims(op_right_inverse(ir("(_4,_16):(_16,_1) o _3 o (_8,_8):(_1,_8)")));
   CHECK(*o.text == "_64:_1 o _-3 o (_16,_4):(_4,_1)");
   CHECK(o.check.verdict == algebra::Verdict::Legal);
   REQUIRE(o.check.notes.size() == 1);
   CHECK(o.check.notes[0].kind == algebra::ContractNote::Kind::PastDomain);
   // CuTe's inverse of Sw o O o L with O != 0 is inverse(L) o -O o Sw: its domain is a swizzle.
-  o = lp::decide_claims(op_left_inverse(ir("Sw<2,0,3> o _4 o (_8,_8):(_8,_1)")));
-  CHECK_FALSE(o.text);
-  CHECK(o.check.verdict == algebra::Verdict::Unknown);
-  CHECK_THAT(o.check.reason, Catch::Contains("has no shape"));
+  check_no_result(lp::decide_claims(op_left_inverse(ir("Sw<2,0,3> o _4 o (_8,_8):(_8,_1)"))), algebra::Verdict::Unknown,
+                  "has no shape");
 }
 
 TEST_CASE("TIRx operands are checked in CuTe's colex order, as the algebra computes on them", "[algebra][examples]") {
