@@ -261,20 +261,60 @@ std::vector<std::string> collect_files(const std::vector<std::string>& paths, st
   return out;
 }
 
-rules::CheckRun check_paths(const std::vector<std::string>& paths, const CheckOptions& options) {
-  const CheckOptions& opt = options;
-  // The run's budget, installed in every worker (analyzer/support/Governor.h).
+namespace {
+
+// The run's budget, installed in every worker (analyzer/support/Governor.h).
+Budget run_budget(const Config& config) {
   Budget budget;
-  if (opt.config.time_budget_s) {
-    budget.deadline = Budget::after(*opt.config.time_budget_s);
+  if (config.time_budget_s) {
+    budget.deadline = Budget::after(*config.time_budget_s);
     budget.deadline_name = "the run's time budget (--time-budget)";
   }
-  budget.memory_bytes = uint64_t{opt.config.limits.memory_mb} << 20;
+  budget.memory_bytes = uint64_t{config.limits.memory_mb} << 20;
   budget.memory_name = "the run's memory budget ([solver] memory-mb)";
+  return budget;
+}
+
+// A run with its metadata and no results yet.
+rules::CheckRun empty_run() {
   rules::CheckRun run;
   run.tool_version = kToolVersion;
   run.versions = tool_versions();
   for (const Rule* r : all_rules()) run.rules.push_back(r->info());
+  return run;
+}
+
+// Whatever stops one file (the budget, memory the system refuses, a bug) is reported with it; it
+// never ends the run or leaves the file silently unchecked.
+template <class Check>
+FileResult check_guarded(const std::string& path, Check&& check) {
+  try {
+    return check();
+  } catch (const BudgetExhausted& e) {
+    return FileResult{{run_problem({}, fmt::format("{} was not checked: {}", path, e.what()), rules::FindingKind::Unknown)},
+                      {}};
+  } catch (const std::bad_alloc&) {
+    return FileResult{
+        {run_problem({}, fmt::format("{} was not checked: the system refused memory", path), rules::FindingKind::Unknown)},
+        {}};
+  } catch (const std::exception& e) {
+    return FileResult{
+        {run_problem({}, fmt::format("internal error while checking {}: {}", path, e.what()), rules::FindingKind::Invalid)},
+        {}};
+  }
+}
+
+void append(rules::CheckRun& run, FileResult& r) {
+  for (auto& f : r.findings) run.findings.push_back(std::move(f));
+  for (auto& o : r.obligations) run.obligations.push_back(std::move(o));
+}
+
+}  // namespace
+
+rules::CheckRun check_paths(const std::vector<std::string>& paths, const CheckOptions& options) {
+  const CheckOptions& opt = options;
+  const Budget budget = run_budget(opt.config);
+  rules::CheckRun run = empty_run();
   std::vector<std::string> errors;
   run.files = collect_files(paths, errors);
   for (const std::string& e : errors) run.findings.push_back(run_problem({}, e, rules::FindingKind::Invalid));
@@ -301,26 +341,12 @@ rules::CheckRun check_paths(const std::vector<std::string>& paths, const CheckOp
   auto worker = [&] {
     BudgetScope scope(budget);
     for (size_t i; (i = next++) < run.files.size();) {
-      // Whatever stops one file (the budget, memory the system refuses, a bug) is reported with
-      // it; it never ends the run or leaves the file silently unchecked.
-      try {
+      results[i] = check_guarded(run.files[i], [&] {
         bool wrote = false;
-        results[i] = check_file(run.files[i], opt, shared, cache ? &*cache : nullptr, wrote);
+        FileResult r = check_file(run.files[i], opt, shared, cache ? &*cache : nullptr, wrote);
         if (wrote) stored = true;
-      } catch (const BudgetExhausted& e) {
-        results[i] = FileResult{{run_problem({}, fmt::format("{} was not checked: {}", run.files[i], e.what()),
-                                             rules::FindingKind::Unknown)},
-                                {}};
-      } catch (const std::bad_alloc&) {
-        results[i] = FileResult{{run_problem({}, fmt::format("{} was not checked: the system refused memory",
-                                                             run.files[i]),
-                                             rules::FindingKind::Unknown)},
-                                {}};
-      } catch (const std::exception& e) {
-        results[i] = FileResult{{run_problem({}, fmt::format("internal error while checking {}: {}", run.files[i], e.what()),
-                                             rules::FindingKind::Invalid)},
-                                {}};
-      }
+        return r;
+      });
       size_t d = ++done;
       if (opt.progress) {
         std::lock_guard<std::mutex> lock(progress_mutex);
@@ -333,10 +359,28 @@ rules::CheckRun check_paths(const std::vector<std::string>& paths, const CheckOp
   worker();
   for (auto& t : pool) t.join();
   if (stored) cache->evict();
-  for (auto& r : results) {
-    for (auto& f : r.findings) run.findings.push_back(std::move(f));
-    for (auto& o : r.obligations) run.obligations.push_back(std::move(o));
-  }
+  for (auto& r : results) append(run, r);
+  return run;
+}
+
+rules::CheckRun check_source(const std::string& name, std::string text, const CheckOptions& options) {
+  BudgetScope scope(run_budget(options.config));
+  rules::CheckRun run = empty_run();
+  run.files = {name};
+  FileResult r = check_guarded(name, [&] {
+    FileResult checked;
+    if (is_ptx_path(name)) {
+      check_ptx(name, std::move(text), options.config, options.ptx_sources, checked.findings, checked.obligations);
+      return checked;
+    }
+    RunContext own;
+    annotate::ParseResult parsed = annotate::parse_annotations(name, std::move(text));
+    if (mentions_cute(parsed.source->text)) collect_cute_definitions(parsed, own.cute);
+    checked = check_text(parsed, options.config, &own.cute);
+    move_findings(parsed, checked, own);
+    return checked;
+  });
+  append(run, r);
   return run;
 }
 

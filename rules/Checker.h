@@ -30,6 +30,11 @@ struct CheckOptions {
 /// findings of LP000 at no location, never thrown.
 rules::CheckRun check_paths(const std::vector<std::string>& paths, const CheckOptions& options);
 
+/// One document held in memory, checked as a file named `name` would be: its extension says how
+/// annotations are written in it (.lp, .py, .cu, ..., or .ptx for a compiled kernel), and
+/// findings are located in `text` under that name. No cache; `options.jobs` is not used.
+rules::CheckRun check_source(const std::string& name, std::string text, const CheckOptions& options);
+
 /// The files under `paths` that may hold annotations, in a stable order; problems go to `errors`.
 std::vector<std::string> collect_files(const std::vector<std::string>& paths, std::vector<std::string>& errors);
 

@@ -55,3 +55,12 @@ fi
 if ! python3 -c "import importlib.metadata as m; assert m.version('check-jsonschema') == '0.39.0'" 2>/dev/null; then
   python3 -m pip install --quiet check-jsonschema==0.39.0
 fi
+
+# The Python module (python/, docs/python.md): pybind11 builds it, pytest runs its tests
+# (tests/python) under ctest.
+if ! python3 -c "import importlib.metadata as m; assert m.version('pybind11') == '3.1.0'" 2>/dev/null; then
+  python3 -m pip install --quiet pybind11==3.1.0
+fi
+if ! python3 -c "import importlib.metadata as m; assert m.version('pytest') == '9.2.0'" 2>/dev/null; then
+  python3 -m pip install --quiet pytest==9.2.0
+fi

@@ -2,7 +2,8 @@
 # Set-up and the whole test suite on a fresh machine (the CI job, .ci/run):
 #   1. dependencies (scripts/install-deps.sh);
 #   2. the whole ctest suite built with AddressSanitizer and UBSan (build-asan/, LP_SANITIZE=ON):
-#      every test, and the `layoutproof` binary the tests run, sanitized; any report fails;
+#      every test, and the `layoutproof` binary the tests run, sanitized; any report fails; the
+#      Python module (LP_PYTHON=ON) and its pytest suite with it;
 #   3. scripts/fuzz.sh: every libFuzzer target (build-fuzz/, clang) for FUZZ_SECONDS each;
 #   4. scripts/test-deb.sh: the Release build (build-release/) packaged as a .deb, installed and
 #      used in a clean Debian 12 root, with the CI examples run there (measured from a fresh
@@ -30,7 +31,7 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:halt_on_erro
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/scripts/sanitizers/lsan.supp:print_suppressions=0}
 SECONDS=0
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLP_SANITIZE=ON >/dev/null
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLP_SANITIZE=ON -DLP_PYTHON=ON >/dev/null
 cmake --build build-asan -j"$jobs"
 echo "sanitized build: ${SECONDS}s"
 SECONDS=0

@@ -1,5 +1,5 @@
 // The CuTe differential suite. Generates thousands of seeded cases, writes one C++ program that
-// prints CuTe's result for each (nvidia-cutlass 4.2.0.0 headers, host-only, g++ -O0), runs it,
+// prints CuTe's result for each (nvidia-cutlass 4.2.0.0 headers, host-only, -O0), runs it,
 // and compares every result functionally with LayoutProof's. Where the two differ, CuTe's result
 // must be shown wrong by brute force (the legality check rejects it); otherwise the suite fails.
 // Exit 0: all agree or CuTe is shown wrong; 1: a disagreement; 77: CuTe's headers are absent.
@@ -311,13 +311,15 @@ int main(int argc, char** argv) {
   std::string compile = "(";
   for (size_t u = 0; u < units; ++u)
     compile += fmt::format(
-        "g++ -std=c++17 -O0 -w -I '{0}' -I /usr/local/cuda/include -I /usr/local/cuda/include/cccl -c '{1}/cute_cases_{2}.cpp' "
+        "{3} -std=c++17 -O0 -w -I '{0}' -I /usr/local/cuda/include -I /usr/local/cuda/include/cccl -c '{1}/cute_cases_{2}.cpp' "
         "-o '{1}/cute_cases_{2}.o' > '{1}/compile_{2}.log' 2>&1 & ",
-        include, dir.string(), u);
+        include, dir.string(), u, LP_CUTE_CXX);
   compile += "wait) && ";
   for (size_t u = 0; u < units; ++u) compile += fmt::format("test -s '{}/cute_cases_{}.o' && ", dir.string(), u);
-  compile += fmt::format("g++ '{0}/cute_cases_0.o' '{0}/cute_cases_1.o' -o '{0}/cute_cases' > '{0}/compile.log' 2>&1", dir.string());
-  std::cout << fmt::format("compiling {} cases against {}\n", suite.cases.size(), include) << std::flush;
+  compile += fmt::format("{1} '{0}/cute_cases_0.o' '{0}/cute_cases_1.o' -o '{0}/cute_cases' > '{0}/compile.log' 2>&1",
+                         dir.string(), LP_CUTE_CXX);
+  std::cout << fmt::format("compiling {} cases against {} with {}\n", suite.cases.size(), include, LP_CUTE_CXX)
+            << std::flush;
   std::filesystem::remove(dir / "cute_cases_0.o");
   std::filesystem::remove(dir / "cute_cases_1.o");
   if (std::system(compile.c_str()) != 0) {

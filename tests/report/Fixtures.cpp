@@ -97,11 +97,11 @@ CheckRun sample_run() {
 
   run.findings = {conflict, unknown, box, invalid};
   run.obligations = {
-      {"LP002", at(gemm, "access"), "sA: ldmatrix.x4 access is conflict-free", false, 12.5},
-      {"LP005", at(attn, "box"), "sK: TMA box fits the swizzle span", false, 1.0},
-      {"LP001", at(gemm, "layout sA"), "sA is injective", false, 10000.0},
-      {"LP004", at(gemm, "layout sA"), "sA: base alignment covers the swizzle period", true, 0.5},
-      {"LP002", at(attn, "tma"), "sK: TMA writes are conflict-free", true, 2.0},
+      {"LP002", at(gemm, "access"), "sA: ldmatrix.x4 access is conflict-free", false, 12.5, std::nullopt},
+      {"LP005", at(attn, "box"), "sK: TMA box fits the swizzle span", false, 1.0, std::nullopt},
+      {"LP001", at(gemm, "layout sA"), "sA is injective", false, 10000.0, std::nullopt},
+      {"LP004", at(gemm, "layout sA"), "sA: base alignment covers the swizzle period", true, 0.5, std::nullopt},
+      {"LP002", at(attn, "tma"), "sK: TMA writes are conflict-free", true, 2.0, std::nullopt},
   };
   return run;
 }
@@ -144,7 +144,7 @@ CheckRun hostile_run() {
   nowhere.message = "no location at all";
   run.findings = {f, g, h, nowhere};
   run.obligations = {{"LP<&>\"'", at(weird, "&"), "desc \"<&>\" \x01\n"s + '\0', false, 1.25},
-                     {"LP9", {}, "obligation without location", true, 0}};
+                     {"LP9", {}, "obligation without location", true, 0, std::nullopt}};
   return run;
 }
 

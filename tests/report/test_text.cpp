@@ -51,7 +51,7 @@ TEST_CASE("text report: summary wording", "[report][text]") {
   run.files = {"a.cu"};
   CHECK(summary_line(run) == "0 findings, in 1 file; 0 obligations proven");
   auto src = source("a.cu", "x\n");
-  run.obligations = {{"LP001", {src, 0}, "x is injective", true, 1}};
+  run.obligations = {{"LP001", {src, 0}, "x is injective", true, 1, std::nullopt}};
   CHECK(summary_line(run) == "0 findings, in 1 file; 1 obligation proven");
   Finding w = finding("LP005", {src, 0}, "m", Severity::Warning);
   Finding n = w;
@@ -60,7 +60,7 @@ TEST_CASE("text report: summary wording", "[report][text]") {
   u.kind = FindingKind::Unknown;
   run.findings = {w, n, u, u};
   run.baselined = 1;
-  run.obligations.push_back({"LP005", {src, 0}, "box fits", false, 1});
+  run.obligations.push_back({"LP005", {src, 0}, "box fits", false, 1, std::nullopt});
   CHECK(summary_line(run) == "2 findings (1 warning, 1 note), 2 unknowns, 1 baselined, in 1 file; 1 of 2 obligations proven");
   // A file named only by a finding still counts as checked.
   run.findings[0].loc = {source("b.cu", "y"), 0};
