@@ -405,7 +405,7 @@ struct PyCheckRun {
 };
 
 rules::CheckOptions check_options(const std::optional<std::string>& engine, const std::optional<std::string>& config,
-                                  std::optional<double> time_budget_s) {
+                                  std::optional<double> time_budget_s, unsigned jobs) {
   rules::CheckOptions opt;
   if (config) opt.config = rules::load_config(*config);
   if (engine) opt.config.engine = engine_arg(*engine);
@@ -413,7 +413,7 @@ rules::CheckOptions check_options(const std::optional<std::string>& engine, cons
     if (!(*time_budget_s > 0)) throw Error("time_budget must be a positive number of seconds");
     opt.config.time_budget_s = *time_budget_s;
   }
-  opt.jobs = 1;  // the interpreter's thread; Python callers parallelise as they like
+  opt.jobs = jobs;  // 0: one per core (the interpreter's lock is released while checking)
   return opt;
 }
 
@@ -561,15 +561,15 @@ PYBIND11_MODULE(_core, m) {
       .def("__repr__", [](const PyCheckRun& r) { return fmt::format("CheckRun({})", report::summary_line(r.run)); });
 
   m.def("check", [](const std::vector<std::string>& paths, const std::optional<std::string>& engine,
-                    const std::optional<std::string>& config, std::optional<double> time_budget) {
-          return PyCheckRun{rules::check_paths(paths, check_options(engine, config, time_budget))};
+                    const std::optional<std::string>& config, std::optional<double> time_budget, unsigned jobs) {
+          return PyCheckRun{rules::check_paths(paths, check_options(engine, config, time_budget, jobs))};
         },
         py::arg("paths"), py::arg("engine") = py::none(), py::arg("config") = py::none(),
-        py::arg("time_budget") = py::none(), py::call_guard<py::gil_scoped_release>(),
+        py::arg("time_budget") = py::none(), py::arg("jobs") = 0, py::call_guard<py::gil_scoped_release>(),
         "Every annotation in the files and directories, checked by every rule (the CI gate)");
   m.def("check_source", [](const std::string& text, const std::string& name, const std::optional<std::string>& engine,
                            const std::optional<std::string>& config, std::optional<double> time_budget) {
-          return PyCheckRun{rules::check_source(name, text, check_options(engine, config, time_budget))};
+          return PyCheckRun{rules::check_source(name, text, check_options(engine, config, time_budget, 1))};
         },
         py::arg("text"), py::arg("name") = "<source>.lp", py::arg("engine") = py::none(), py::arg("config") = py::none(),
         py::arg("time_budget") = py::none(), py::call_guard<py::gil_scoped_release>(),

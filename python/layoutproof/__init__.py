@@ -13,6 +13,7 @@ InputError. Both derive from layoutproof.Error. docs/python.md has the whole API
 """
 from __future__ import annotations
 
+import os
 from typing import Sequence, Union
 
 from ._core import (
@@ -110,9 +111,10 @@ del _op
 
 
 def check(paths: Union[str, Sequence[str]], *, engine: str | None = None, config: str | None = None,
-          time_budget: float | None = None) -> CheckRun:
+          time_budget: float | None = None, jobs: int = 0) -> CheckRun:
     """Every `layoutproof:` annotation in the files and directories (and every shared-memory
-    instruction of .ptx files), checked by every rule: `layoutproof check` in-process."""
-    if isinstance(paths, str):
+    instruction of .ptx files), checked by every rule: `layoutproof check --no-cache` in-process,
+    `jobs` files at a time (0: one per core)."""
+    if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
-    return _core.check([str(p) for p in paths], engine, config, time_budget)
+    return _core.check([os.fspath(p) for p in paths], engine, config, time_budget, jobs)

@@ -4,6 +4,7 @@ CLI's JSON on the same questions (the module must agree with it exactly)."""
 import itertools
 import json
 import os
+import pathlib
 import subprocess
 
 import pytest
@@ -268,7 +269,8 @@ def test_illegal_composition_has_a_witness_checked_here():
 def test_check_matches_cli_on_corpus_entries():
     paths = [os.path.join(REPO, "corpus/tilelang/mma_swizzle_int8_prefix_pr455.lp"),
              os.path.join(REPO, "corpus/tvm/ldstmatrix_test_warpgroup_x4_swizzle128.py")]
-    run = lp.check(paths)
+    run = lp.check([pathlib.Path(p) for p in paths], jobs=2)
+    assert [f.rule_id for f in lp.check(paths[0], jobs=1).findings] == ["LP001"]
     r = subprocess.run([CLI, "check", *paths, "--format", "json", "--no-cache", "--no-progress"], capture_output=True,
                        text=True, timeout=300)
     cli = json.loads(r.stdout)
