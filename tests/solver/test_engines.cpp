@@ -14,6 +14,11 @@
 
 namespace {
 
+// Z3's time limit is wall-clock: on a loaded machine (sanitizers, parallel tests) the default could
+// turn a slow query into an unknown, which would test the machine rather than the engines'
+// agreement. The tests' own timeouts still bound them.
+const lp::SolverLimits kPatient{.timeout_ms = 600000};
+
 using Rng = std::mt19937_64;
 int64_t pick(Rng& rng, int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); }
 
@@ -82,7 +87,7 @@ TEST_CASE("injectivity: enum, f2 and z3 agree with brute force", "[solver][injec
     std::vector<lp::Engine> engines = {lp::Engine::Enum, lp::Engine::F2, lp::Engine::Auto};
     if (trial % 3 == 0) engines.push_back(lp::Engine::Z3);  // Z3 is the slow one; a third of the cases
     for (lp::Engine e : engines) {
-      auto r = lp::prove_injective(l, e);
+      auto r = lp::prove_injective(l, e, kPatient);
       INFO(lp::engine_name(e) << ": " << r.reason);
       if (e == lp::Engine::F2 && r.verdict == lp::Verdict::Unknown) continue;  // F2 does not apply
       if (e == lp::Engine::F2) ++f2_decided;
@@ -193,7 +198,7 @@ TEST_CASE("layouts composed with layouts (A o O o Sw o B): evaluation and every 
     }
     (truth ? proven : refuted)++;
     for (lp::Engine e : {lp::Engine::Enum, lp::Engine::F2, lp::Engine::Z3, lp::Engine::Auto}) {
-      const auto r = lp::prove_injective(l, e);
+      const auto r = lp::prove_injective(l, e, kPatient);
       INFO(lp::engine_name(e) << ": " << r.reason);
       if (e == lp::Engine::F2 && r.verdict == lp::Verdict::Unknown) continue;  // F2 does not apply
       if (e == lp::Engine::F2) ++f2_decided;
@@ -233,7 +238,7 @@ TEST_CASE("coverage: enum, f2 and z3 agree with brute force", "[solver][covers]"
     std::vector<lp::Engine> engines = {lp::Engine::Enum, lp::Engine::F2, lp::Engine::Auto};
     if (trial % 3 == 0) engines.push_back(lp::Engine::Z3);
     for (lp::Engine e : engines) {
-      auto r = lp::prove_covers(l, ranges, e);
+      auto r = lp::prove_covers(l, ranges, e, kPatient);
       INFO(lp::engine_name(e) << ": " << r.reason);
       if (e == lp::Engine::F2 && r.verdict == lp::Verdict::Unknown) continue;
       REQUIRE(r.verdict == (truth ? lp::Verdict::Proven : lp::Verdict::Refuted));
@@ -333,7 +338,7 @@ TEST_CASE("composition: engines agree with brute force on CuTe's results and on 
     std::vector<lp::Engine> engines = {lp::Engine::Enum, lp::Engine::F2, lp::Engine::Auto};
     if (trial % 4 == 0) engines.push_back(lp::Engine::Z3);
     for (lp::Engine e : engines) {
-      auto res = lp::prove_composition(a, b, r, e);
+      auto res = lp::prove_composition(a, b, r, e, kPatient);
       INFO(lp::engine_name(e) << ": " << res.reason);
       if (e == lp::Engine::F2 && res.verdict == lp::Verdict::Unknown) continue;
       REQUIRE(res.verdict == (truth ? lp::Verdict::Proven : lp::Verdict::Refuted));
@@ -378,7 +383,7 @@ TEST_CASE("composition: prove compose decides B inside A's domain and R == A o B
     past += contract && leaves;
     for (lp::Engine e : {lp::Engine::Enum, lp::Engine::Z3, lp::Engine::Auto}) {
       const lp::algebra::Check algebra = lp::decide_claims(cute, e).check;
-      const auto prove = lp::prove_composition(a, b, r, e);
+      const auto prove = lp::prove_composition(a, b, r, e, kPatient);
       INFO(lp::engine_name(e) << ": " << algebra.reason << " / " << prove.reason);
       REQUIRE(algebra.verdict == (contract ? lp::algebra::Verdict::Legal : lp::algebra::Verdict::Illegal));
       REQUIRE(prove.verdict == (strict ? lp::Verdict::Proven : lp::Verdict::Refuted));
@@ -430,7 +435,7 @@ TEST_CASE("bank conflicts: Z3 and enumeration agree on verdict, worst wavefronts
     lp::SmemAccess access(lp::parse_layout_text(smem).layout, sh.bits, lp::parse_layout_text(sh.lanes).layout,
                           lp::hw::smem_instr(sh.instr), arch, trial % 3 == 0 ? 128 : 1024);
     auto e = lp::prove_conflict_free(access, lp::Engine::Enum);
-    auto z = lp::prove_conflict_free(access, lp::Engine::Z3);
+    auto z = lp::prove_conflict_free(access, lp::Engine::Z3, kPatient);
     INFO("enum: " << e.reason << "\nz3: " << z.reason);
     REQUIRE(e.verdict != lp::Verdict::Unknown);
     REQUIRE(z.verdict == e.verdict);
@@ -497,7 +502,7 @@ TEST_CASE("bank conflicts with a partial warp: every engine equals the hardware 
         if (cost.wavefronts > worst) worst = cost.wavefronts, ideal = cost.ideal;
       }
     for (lp::Engine e : {lp::Engine::Enum, lp::Engine::Z3, lp::Engine::Auto}) {
-      const auto r = lp::prove_conflict_free(access, e);
+      const auto r = lp::prove_conflict_free(access, e, kPatient);
       INFO(lp::engine_name(e) << ": " << r.reason);
       REQUIRE(r.verdict == (worst > ideal ? lp::Verdict::Refuted : lp::Verdict::Proven));
       CHECK(r.wavefronts == worst);
@@ -523,7 +528,7 @@ TEST_CASE("a partial warp's inactive lanes are never evaluated: they may point o
   lp::SmemAccess half(smem, 16, lanes, instr, arch, 128, 0x0000ffffu);
   for (lp::Engine e : {lp::Engine::Enum, lp::Engine::Z3, lp::Engine::Auto}) {
     INFO(lp::engine_name(e));
-    const auto r = lp::prove_conflict_free(half, e);
+    const auto r = lp::prove_conflict_free(half, e, kPatient);
     CHECK(r.verdict == lp::Verdict::Proven);
     CHECK(r.wavefronts == 2);  // 16 rows of 16 bytes: two conflict-free phases; the two idle ones cost nothing
   }
@@ -542,12 +547,12 @@ TEST_CASE("bank conflicts: lane maps that give smem indices, with a vector along
   for (lp::Engine e : {lp::Engine::Enum, lp::Engine::Z3, lp::Engine::F2}) {
     INFO(lp::engine_name(e));
     // Row-major (8,64): colexicographic index 8 is coordinate (0,1), offset 1: misaligned.
-    auto row = lp::prove_conflict_free(access("(_8,_64):(_64,_1)"), e);
+    auto row = lp::prove_conflict_free(access("(_8,_64):(_64,_1)"), e, kPatient);
     CHECK(row.verdict == lp::Verdict::Refuted);
     REQUIRE(row.access);
     CHECK(row.access->what.find("not aligned to 16 bytes") != std::string::npos);
     // Column-major (64,8): index 8*lane is offset 8*lane: 16-byte vectors, 4 conflict-free phases.
-    auto col = lp::prove_conflict_free(access("(_64,_8):(_1,_64)"), e);
+    auto col = lp::prove_conflict_free(access("(_64,_8):(_1,_64)"), e, kPatient);
     CHECK(col.verdict == lp::Verdict::Proven);
     CHECK(col.wavefronts == 4);
   }
@@ -597,7 +602,7 @@ TEST_CASE("bank conflicts with element offsets: every engine equals the hardware
       // Z3 on every third trial (every instruction and layout kind still meets it): its queries
       // took 4 of the 5 minutes this test ran.
       if (e == lp::Engine::Z3 && trial % 3 != 0) continue;
-      const auto r = lp::prove_conflict_free(access, e);
+      const auto r = lp::prove_conflict_free(access, e, kPatient);
       INFO(lp::engine_name(e) << ": " << r.reason);
       if (out_of_bounds) {
         if (r.verdict != lp::Verdict::Unknown) CHECK(r.access);  // F2 may decline
