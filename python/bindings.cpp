@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <new>
 #include <optional>
@@ -19,6 +20,7 @@
 #include "analyzer/support/Version.h"
 #include "hw/Arch.h"
 #include "hw/BankModel.h"
+#include "hw/ElementType.h"
 #include "hw/SmemInstr.h"
 #include "report/Report.h"
 #include "report/TextReport.h"
@@ -529,6 +531,36 @@ PYBIND11_MODULE(_core, m) {
   m.def("algebra", &algebra_op, py::arg("op"), py::arg("operands"), py::arg("engine") = "auto",
         py::arg("timeout_ms") = default_timeout, "An operation of CuTe's algebra on operands given as text");
   m.attr("ALGEBRA_OPERATIONS") = algebra_operation_names();
+  m.attr("WARP_LANES") = hw::kWarpLanes;
+  m.def(
+      "element_bits",
+      [](const std::string& name) -> int {
+        if (auto bits = hw::element_bits(name)) return *bits;
+        throw py::value_error(fmt::format("unknown element type '{}'; known: {}", name,
+                                          fmt::join(hw::element_type_names(), ", ")));
+      },
+      py::arg("dtype"), "Bits of a LayoutProof element type (f16 -> 16)");
+  m.def(
+      "smem_instructions",
+      [] {
+        py::list out;
+        for (const hw::SmemInstr& i : hw::smem_instr_catalog()) {
+          py::dict d;
+          d["name"] = std::string(i.name);
+          d["direction"] = i.direction == hw::SmemDirection::Load ? "load" : "store";
+          d["matrix"] = i.kind == hw::AccessKind::MatrixRows;
+          d["bytes"] = i.bytes;
+          d["matrices"] = i.matrices;
+          d["trans"] = i.trans;
+          d["async"] = i.async != hw::AsyncCopy::None;
+          d["min_sm"] = i.min_sm;
+          d["address_lanes"] = hw::address_lane_count(i);
+          out.append(std::move(d));
+        }
+        return out;
+      },
+      "The shared-memory instructions the bank model knows: name, direction, bytes per address, matrix "
+      "rows or per-lane, .xN, .trans, cp.async, the first sm, the lanes that give addresses");
 
   py::class_<PyFinding>(m, "Finding")
       .def_readonly("rule_id", &PyFinding::rule_id)

@@ -10,20 +10,36 @@
 
 namespace lp::rules {
 
+/// The address pattern a layout declares: a byte-address swizzle, none, or an F2-linear map that
+/// no CuTe swizzle equals (which no TMA mode or MMA descriptor applies).
+struct DeclaredSwizzle {
+  std::optional<Swizzle> swizzle;
+  std::optional<F2Map> other;
+  bool operator==(const std::optional<Swizzle>& used) const { return !other && swizzle == used; }
+};
+
 /// The layout's swizzle as a swizzle of byte addresses of `element_bytes`-byte elements: a
-/// byte swizzle as written, an element swizzle Sw<B,M,S> as Sw<B, M + log2(bytes), S>. Nullopt
-/// without a (non-identity) swizzle. Several swizzle stages: the outermost. Swizzles before an
-/// outer layout (A o Sw o B) act on A's index, not on addresses: they are not the address swizzle.
-inline std::optional<Swizzle> byte_swizzle_of(const Layout& l, int element_bytes) {
+/// byte swizzle as written, an element swizzle Sw<B,M,S> (or an F2 map equal to one) as
+/// Sw<B, M + log2(bytes), S>. None without a (non-identity) swizzle. Several swizzle stages: the
+/// outermost. Swizzles before an outer layout (A o Sw o B) act on A's index, not on addresses:
+/// they are not the address swizzle.
+inline DeclaredSwizzle byte_swizzle_of(const Layout& l, int element_bytes) {
   int shift = 0;
   while ((1 << shift) < element_bytes) ++shift;
   const auto address_stages = l.stages().begin() + static_cast<std::ptrdiff_t>(l.address_stages_begin());
   for (auto it = l.stages().rbegin(); it != std::make_reverse_iterator(address_stages); ++it) {
-    if (it->kind == Stage::Kind::AddOffset || it->swizzle.is_identity()) continue;
-    if (it->kind == Stage::Kind::ByteSwizzle) return it->swizzle;
-    return Swizzle(it->swizzle.bits(), it->swizzle.base() + shift, it->swizzle.shift());
+    if (it->kind == Stage::Kind::AddOffset) continue;
+    Swizzle sw = it->swizzle;
+    if (it->kind == Stage::Kind::F2Linear) {
+      const std::optional<Swizzle> same = it->f2.as_swizzle();
+      if (!same) return {std::nullopt, it->f2};
+      sw = *same;
+    }
+    if (sw.is_identity()) continue;
+    if (it->kind == Stage::Kind::ByteSwizzle) return {sw, std::nullopt};
+    return {Swizzle(sw.bits(), sw.base() + shift, sw.shift()), std::nullopt};
   }
-  return std::nullopt;
+  return {};
 }
 
 inline std::string swizzle_text(const std::optional<Swizzle>& s) { return s ? lp::swizzle_text(*s) : "no swizzle"; }

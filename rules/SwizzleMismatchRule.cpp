@@ -26,24 +26,27 @@ class SwizzleMismatchRule : public Rule {
     for (const annotate::Statement& s : ctx.file.statements) {
       auto* buf = std::get_if<annotate::BufferDecl>(&s.body);
       if (!buf || !buf->layout || !buf->dtype) continue;
-      const std::optional<Swizzle> declared = byte_swizzle_of(buf->layout->parsed.layout, buf->dtype->bits / 8);
+      const DeclaredSwizzle declared = byte_swizzle_of(buf->layout->parsed.layout, buf->dtype->bits / 8);
+      const std::string declared_text =
+          declared.other ? f2_text(*declared.other) + ", which is no swizzle,"
+                         : (declared.swizzle ? swizzle_text(declared.swizzle) + " on byte addresses" : "no swizzle");
       for (const annotate::Statement* user : ctx.graph.users(buf->name.text)) {
         auto use = swizzle_use(*user);
         if (!use) continue;
         const SourceLoc& where = use->loc;
         const std::string& who = use->who;
         const std::optional<Swizzle> used = use->byte_swizzle();
-        const bool same = declared.has_value() == used.has_value() && (!declared || *declared == *used);
+        const bool same = declared == used;
         sink.obligation(*user, where, fmt::format("{} of '{}' uses its layout's swizzle", who, buf->name.text), same, 0);
         if (same) continue;
         rules::Finding f = finding(
             where, fmt::format("{} of '{}' uses {}, but the layout of '{}' has {}", who, buf->name.text,
                                used ? fmt::format("the {} swizzle ({} on byte addresses)", use->mode_name(), swizzle_text(used))
                                     : std::string("no swizzle"),
-                               buf->name.text,
-                               declared ? swizzle_text(declared) + " on byte addresses" : "no swizzle"));
-        f.counterexample = SwizzleMismatchCex{buf->name.text, use->mode_name(), swizzle_text(declared)};
-        f.trace = {{buf->layout->loc, fmt::format("'{}' is laid out with {}", buf->name.text, swizzle_text(declared))},
+                               buf->name.text, declared_text));
+        const std::string layout_pattern = declared.other ? f2_text(*declared.other) : swizzle_text(declared.swizzle);
+        f.counterexample = SwizzleMismatchCex{buf->name.text, use->mode_name(), layout_pattern};
+        f.trace = {{buf->layout->loc, fmt::format("'{}' is laid out with {}", buf->name.text, layout_pattern)},
                    {where, fmt::format("the {} applies {}", who, swizzle_text(used))}};
         sink.report(*user, std::move(f), {&s});
       }

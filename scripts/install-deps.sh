@@ -64,3 +64,10 @@ fi
 if ! python3 -c "import importlib.metadata as m; assert m.version('pytest') == '9.2.0'" 2>/dev/null; then
   python3 -m pip install --quiet pytest==9.2.0
 fi
+
+# layoutproof.triton (python/layoutproof/triton.py) reads Triton's own layouts; its tests
+# (tests/python/test_triton.py) pin the version the module is tested with. The wheel is about
+# 290 MB (1 GB installed, its own ptxas included) and compiles Gluon kernels without a GPU.
+if ! python3 -c "import importlib.metadata as m; assert m.version('triton') == '3.9.0'" 2>/dev/null; then
+  python3 -m pip install --quiet triton==3.9.0
+fi

@@ -131,6 +131,15 @@ std::optional<F2Layout> to_f2(const Layout& layout, std::string* why_not) {
         f.constant[m] = bytewise(f.constant[m]);
         break;
       }
+      case Stage::Kind::F2Linear: {
+        // Linear over F2 by definition; the high bits pass through, so every value stays
+        // non-negative below 2^62 when the inputs and columns do.
+        if ((support(f.cols, f.constant, m) >> F2Map::kMaxBits) != 0) return fail("values too wide for the F2 map");
+        auto through = [&](uint64_t v) { return static_cast<uint64_t>(st.f2.apply(static_cast<int64_t>(v))); };
+        for (F2Vec& c : f.cols) c[m] = through(c[m]);
+        f.constant[m] = through(f.constant[m]);
+        break;
+      }
       case Stage::Kind::Outer: {
         // A(m) for an m that is an XOR of input bits: each bit of m lands in one mode's
         // coordinate (power-of-two extents; the last mode takes every bit above), scaled by a

@@ -377,7 +377,8 @@ bool minimize_collision(const Layout& l, const Parametric* params, InjectivityRe
 std::optional<Layout> bijective_core(const Layout& l) {
   if (l.stages().empty()) return std::nullopt;
   for (const Stage& s : l.stages())
-    if (s.kind == Stage::Kind::Outer) return std::nullopt;  // an outer layout need not be injective
+    if (s.kind == Stage::Kind::Outer || s.kind == Stage::Kind::F2Linear)
+      return std::nullopt;  // an outer layout or an F2 map need not be injective
     else if (s.kind == Stage::Kind::ByteSwizzle && (s.swizzle.dest_mask() & (std::max(1, s.element_bits / 8) - 1)) != 0)
       return std::nullopt;
   LayoutParts p = l.parts();

@@ -86,6 +86,7 @@ std::optional<Representatives> representatives(const SmemAccess& a0, const SmemA
     switch (s.kind) {
       case Stage::Kind::AddOffset: displacement += s.offset < 0 ? -Wide{s.offset} : Wide{s.offset}; break;
       case Stage::Kind::Swizzle: p = s.swizzle.period(); break;
+      case Stage::Kind::F2Linear: p = s.f2.period(); break;
       case Stage::Kind::ByteSwizzle: p = std::max<int64_t>(1, s.swizzle.period() / std::max(1, s.element_bits / 8)); break;
       case Stage::Kind::Outer: return std::nullopt;  // an outer layout moves offsets by more than a period
     }

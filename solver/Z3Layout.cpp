@@ -68,6 +68,15 @@ Z3Layout::Z3Layout(z3::context& ctx, const Layout& layout, uint64_t extra_magnit
               iv.hi = checked_add(iv.hi, delta, "bound");
               break;
             }
+            case Stage::Kind::F2Linear: {
+              // The low bits become an XOR of columns, the high bits pass: the value moves by
+              // less than the map's period either way.
+              top_bit = std::max(top_bit, static_cast<int>(bit_length(static_cast<uint64_t>(s.f2.touched_mask()))));
+              const int64_t delta = s.f2.period();
+              iv.lo = checked_sub(iv.lo, delta, "bound");
+              iv.hi = checked_add(iv.hi, delta, "bound");
+              break;
+            }
             case Stage::Kind::Outer: {
               // CuTe's evaluation of A at m (Layout::cute_image): each mode but the last takes
               // m % extent (truncating, so of m's sign), the last takes what is left.
@@ -186,6 +195,16 @@ std::vector<z3::expr> Z3Layout::image_of(const std::vector<z3::expr>& coord, con
       switch (s.kind) {
         case Stage::Kind::AddOffset: m = m + constant(s.offset); break;
         case Stage::Kind::Swizzle: m = swizzle(m, s.swizzle); break;
+        case Stage::Kind::F2Linear: {
+          // As F2Map::apply: clear the low bits, then XOR in the column of each set one.
+          const int n = s.f2.bits();
+          z3::expr y = n == 0 ? m : (m & constant(~((int64_t{1} << n) - 1)));
+          for (int k = 0; k < n; ++k)
+            if (const int64_t col = s.f2.columns()[static_cast<size_t>(k)]; col != 0)
+              y = y ^ z3::ite(m.extract(k, k) == ctx_.bv_val(1, 1), constant(col), constant(0));
+          m = y;
+          break;
+        }
         case Stage::Kind::ByteSwizzle: {
           int scale = static_cast<int>(bit_length(static_cast<uint64_t>(s.element_bits / 8))) - 1;
           m = z3::ashr(swizzle(z3::shl(m, constant(scale)), s.swizzle), constant(scale));

@@ -87,7 +87,16 @@ struct OutermostPart {
   Layout inside;
 };
 
+// CuTe has no F2-linear maps (`F2[...]`, Triton's linear layouts): no algebra result of CuTe's
+// to reproduce.
+void reject_f2_stages(const Layout& l) {
+  for (const Stage& st : l.stages())
+    if (st.kind == Stage::Kind::F2Linear)
+      throw AlgebraError("an F2-linear map (F2[...]) is not part of CuTe's algebra; this operation takes CuTe layouts");
+}
+
 OutermostPart outermost_part(const Layout& l) {
+  reject_f2_stages(l);
   const std::vector<Stage>& st = l.stages();
   const Stage& x = st.back();
   if (x.kind == Stage::Kind::AddOffset)
@@ -175,6 +184,7 @@ Outcome inverse_of_staged(const char* op, const Layout& in) {
 //   composition(A, X o _0 o B) = composition(composition(A, X), B)          (it static_asserts O == _0)
 // with composition(A, Sw) = Sw' o A (swizzle_layout.hpp). Throws CuteRejects where CuTe does.
 Layout compose_staged(const Layout& a, const Layout& b) {
+  reject_f2_stages(a);
   if (!a.stages().empty()) {
     LayoutParts p = compose_staged(core_of(a), b).parts();
     for (const Stage& st : a.stages()) p.stages.push_back(st);

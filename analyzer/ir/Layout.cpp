@@ -71,6 +71,63 @@ int64_t Swizzle::apply(int64_t offset) const {
 }
 
 // ---------------------------------------------------------------------------------------------
+// F2Map
+
+std::string F2Map::check(const std::vector<int64_t>& columns) {
+  if (columns.size() > static_cast<size_t>(kMaxBits))
+    return fmt::format("an F2 map reads at most {} bits; this one has {} columns", kMaxBits, columns.size());
+  for (size_t k = 0; k < columns.size(); ++k)
+    if (columns[k] < 0 || columns[k] >= (int64_t{1} << kMaxBits))
+      return fmt::format("column {} of the F2 map is {}; columns are bit patterns in [0, 2^{})", k, columns[k],
+                         kMaxBits);
+  return {};
+}
+
+F2Map::F2Map(std::vector<int64_t> columns) : columns_(std::move(columns)) {}
+
+int64_t F2Map::touched_mask() const {
+  int64_t mask = columns_.empty() ? 0 : (int64_t{1} << columns_.size()) - 1;
+  for (int64_t c : columns_) mask |= c;
+  return mask;
+}
+
+int64_t F2Map::period() const {
+  return int64_t{1} << (64 - std::countl_zero(static_cast<uint64_t>(touched_mask() | 1)));
+}
+
+int64_t F2Map::apply(int64_t offset) const {
+  const uint64_t x = static_cast<uint64_t>(offset);
+  const int n = bits();
+  uint64_t y = n == 0 ? x : (x >> n) << n;
+  for (int k = 0; k < n; ++k)
+    if ((x >> k) & 1) y ^= static_cast<uint64_t>(columns_[static_cast<size_t>(k)]);
+  return static_cast<int64_t>(y);
+}
+
+std::optional<Swizzle> F2Map::as_swizzle() const {
+  // A swizzle moves bit k (a source bit) to k - S; every other bit maps to itself. Both are linear,
+  // so they agree everywhere when they agree on each bit the map reads.
+  int lo = -1, hi = -1, shift = 0;
+  for (int k = 0; k < bits(); ++k) {
+    const uint64_t moved = static_cast<uint64_t>(columns_[static_cast<size_t>(k)]) ^ (uint64_t{1} << k);
+    if (moved == 0) continue;
+    if (std::popcount(moved) != 1) return std::nullopt;
+    const int s = k - std::countr_zero(moved);
+    if (lo < 0) lo = k, shift = s;
+    else if (k != hi + 1 || s != shift) return std::nullopt;
+    hi = k;
+  }
+  if (lo < 0) return Swizzle(0, 0, 0);
+  const int b = hi - lo + 1;
+  const int m = lo - std::max(shift, 0);
+  if (!Swizzle::check(b, m, shift).empty()) return std::nullopt;
+  const Swizzle sw(b, m, shift);
+  for (int k = 0; k < bits(); ++k)
+    if (sw.apply(int64_t{1} << k) != columns_[static_cast<size_t>(k)]) return std::nullopt;
+  return sw;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Stage
 
 Stage Stage::add_offset(int64_t offset, bool static_offset) {
@@ -103,9 +160,16 @@ Stage Stage::outer_layout(const Layout& outer) {
   return s;
 }
 
+Stage Stage::f2_linear(F2Map map) {
+  Stage s;
+  s.kind = Kind::F2Linear;
+  s.f2 = std::move(map);
+  return s;
+}
+
 bool Stage::operator==(const Stage& o) const {
   if (kind != o.kind || offset != o.offset || static_offset != o.static_offset || !(swizzle == o.swizzle) ||
-      element_bits != o.element_bits)
+      element_bits != o.element_bits || !(f2 == o.f2))
     return false;
   if (!outer || !o.outer) return !outer && !o.outer;
   return outer->parts() == o.outer->parts();
@@ -209,6 +273,8 @@ Layout Layout::make(LayoutParts p) {
       if (!s.outer->is_scalar() || s.outer->order() != IndexOrder::Colex)
         throw LayoutError("an outer layout (the A of A o O o B) must be an integer CuTe layout");
     }
+    if (s.kind == Stage::Kind::F2Linear)
+      if (std::string why = F2Map::check(s.f2.columns()); !why.empty()) throw LayoutError(why);
     if (s.kind == Stage::Kind::ByteSwizzle &&
         (s.element_bits < 1 || s.element_bits > 1024 || (s.element_bits & (s.element_bits - 1))))
       throw LayoutError(fmt::format("element width {} bits is not a power of two in [1, 1024]",
@@ -330,6 +396,9 @@ int64_t Layout::apply_stages(int64_t m) const {
       }
       case Stage::Kind::Outer:
         m = s.outer->cute_image(m)[0];
+        break;
+      case Stage::Kind::F2Linear:
+        m = s.f2.apply(m);
         break;
     }
   }

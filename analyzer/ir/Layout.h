@@ -10,7 +10,8 @@
 //      fastest). The base point is sum_k c_k * stride_k.
 //   2. The offset (TIRx O / `+ n@axis` terms) and the replicas (TIRx R): the images of i are
 //      base + offset + sum_t r_t * stride_t for every r in prod_t [0, extent_t).
-//   3. Post stages on the memory axis `m`, innermost first: constant offsets and swizzles
+//   3. Post stages on the memory axis `m`, innermost first: constant offsets, F2-linear maps
+//      (`F2[c0,c1,...] o O o L`: Triton's linear layouts, analyzer/ir/F2Map.h), swizzles
 //      (CuTe's `Sw<B,M,S> o O o L`, TIRx's ComposeLayout, and the byte-address form
 //      `Sw<3,4,3> o smem_ptr[16b](unset) o L`, which swizzles byte addresses of the elements),
 //      and outer layouts: CuTe's ComposedLayout<A, O, B> = A o O o B with a layout A, whose
@@ -42,6 +43,7 @@
 #include <vector>
 
 #include "analyzer/ir/Axis.h"
+#include "analyzer/ir/F2Map.h"
 #include "analyzer/ir/Swizzle.h"
 #include "analyzer/support/Error.h"
 
@@ -123,6 +125,7 @@ struct Stage {
     Swizzle,      ///< m = swizzle(m), on element offsets
     ByteSwizzle,  ///< m = swizzle(m * bytes) / bytes, bytes = element_bits / 8: `smem_ptr[Nb]`
     Outer,        ///< m = outer(m), CuTe's evaluation of a layout (also past its size): the A of A o O o B
+    F2Linear,     ///< m = f2(m): an XOR of columns per set low bit, the high bits passing through
   };
   Kind kind = Kind::AddOffset;
   int64_t offset = 0;
@@ -130,11 +133,13 @@ struct Stage {
   lp::Swizzle swizzle;
   int element_bits = 0;  ///< ByteSwizzle only: 8, 16, 32, 64 or 128
   std::shared_ptr<const Layout> outer;  ///< Outer only: a plain scalar colexicographic layout
+  F2Map f2;                             ///< F2Linear only
 
   static Stage add_offset(int64_t offset, bool static_offset = true);
   static Stage swizzled(const lp::Swizzle& sw);
   static Stage byte_swizzled(const lp::Swizzle& sw, int element_bits);
   static Stage outer_layout(const Layout& outer);
+  static Stage f2_linear(F2Map map);
 
   /// Outer stages compare by their layouts' parts, not by pointer.
   bool operator==(const Stage& o) const;

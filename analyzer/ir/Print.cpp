@@ -1,6 +1,7 @@
 #include "analyzer/ir/Print.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "analyzer/ir/Checked.h"
 
@@ -68,6 +69,8 @@ std::string stride_text(const Layout& l, const Nest& n, size_t& next) {
 
 std::string swizzle_text(const Swizzle& s) { return fmt::format("Sw<{},{},{}>", s.bits(), s.base(), s.shift()); }
 
+std::string f2_text(const F2Map& f) { return fmt::format("F2[{}]", fmt::join(f.columns(), ",")); }
+
 Printed print_cute(const Layout& in) {
   const Layout l = in.with_order(IndexOrder::Colex);
   if (!l.has_domain())
@@ -111,6 +114,9 @@ Printed print_cute(const Layout& in) {
     }
     if (i < stages.size() && stages[i].kind == Stage::Kind::Swizzle) {
       wraps.push_back(swizzle_text(stages[i].swizzle) + " o " + cute_int(off, off_static));
+      ++i;
+    } else if (i < stages.size() && stages[i].kind == Stage::Kind::F2Linear) {
+      wraps.push_back(f2_text(stages[i].f2) + " o " + cute_int(off, off_static));
       ++i;
     } else if (i < stages.size() && stages[i].kind == Stage::Kind::Outer) {
       // CuTe's ComposedLayout<A, O, B> prints as `A o O o B` (layout_composed.hpp).
@@ -209,6 +215,9 @@ Printed print_tirx(const Layout& in) {
     Swizzle sw = s.swizzle;
     if (s.kind == Stage::Kind::AddOffset)
       throw ConversionError("an offset between two swizzles has no TIRx spelling");
+    if (s.kind == Stage::Kind::F2Linear)
+      throw ConversionError("an F2-linear map (F2[...]) has no TIRx spelling: TIRx composes only swizzles after a "
+                            "tile layout");
     if (s.kind == Stage::Kind::Outer)
       throw ConversionError(
           "a layout applied to another's value (CuTe's A o O o B) has no TIRx spelling: TIRx composes only swizzles "

@@ -38,5 +38,7 @@ std::string print_cute_or_tirx(const Layout& layout);
 
 /// CuTe's spelling of a swizzle: `Sw<B,M,S>`.
 std::string swizzle_text(const Swizzle& s);
+/// `F2[c0,c1,...]`, the CuTe notation's spelling of an F2-linear stage.
+std::string f2_text(const F2Map& f);
 
 }  // namespace lp

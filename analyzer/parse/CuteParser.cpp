@@ -121,7 +121,24 @@ Layout parse_cute(Cursor& c) {
   const bool swizzle = dsl || c.looking_at("Sw<") || c.looking_at("Sw <");
   Stage outermost;
   Swizzle sw;
-  if (swizzle) {
+  const bool f2 = c.looking_at("F2[") || c.looking_at("F2 [");
+  if (f2) {
+    // LayoutProof's own spelling of an F2-linear map: column k is the image of offset bit k.
+    c.expect("F2", "");
+    c.expect("[", "after 'F2'");
+    std::vector<int64_t> columns;
+    c.skip_ws();
+    while (!c.looking_at("]")) {
+      if (!columns.empty()) c.expect(",", "between the F2 map's columns");
+      const size_t at = c.pos();
+      columns.push_back(c.parse_int("a column of the F2 map (the image of one offset bit)"));
+      if (std::string why = F2Map::check(columns); !why.empty()) c.fail_at(at, why);
+      c.skip_ws();
+    }
+    c.expect("]", "to close 'F2[c0,c1,...]'");
+    c.expect("o", "after the F2 map (composed as 'F2[...] o OFFSET o LAYOUT')");
+    outermost = Stage::f2_linear(F2Map(std::move(columns)));
+  } else if (swizzle) {
     c.expect(dsl ? "S" : "Sw", "");
     sw = parse_swizzle_parameters(c, dsl ? "to close 'S<B,M,S>'" : "to close 'Sw<B,M,S>'");
     c.expect("o", "after the swizzle (CuTe composes as 'Sw<B,M,S> o OFFSET o LAYOUT')");
@@ -151,8 +168,9 @@ Layout parse_cute(Cursor& c) {
                                        : "the composed offset (e.g. _0)");
     offset = Stage::add_offset(v, st);
   }
-  c.expect("o", swizzle ? "after the offset (CuTe composes as 'Sw<B,M,S> o OFFSET o LAYOUT')"
-                        : "after the offset (CuTe composes as 'A o OFFSET o B')");
+  c.expect("o", f2        ? "after the offset (composed as 'F2[...] o OFFSET o LAYOUT')"
+               : swizzle ? "after the offset (CuTe composes as 'Sw<B,M,S> o OFFSET o LAYOUT')"
+                         : "after the offset (CuTe composes as 'A o OFFSET o B')");
   Layout inner = parse_cute(c);
   LayoutParts p = inner.parts();
   if (offset.offset != 0) p.stages.push_back(offset);

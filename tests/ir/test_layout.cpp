@@ -131,3 +131,44 @@ TEST_CASE("outer layouts (CuTe's A o O o B): invariants, CuTe's print format and
   // is (-1, -1), -1 - 10.
   CHECK(lp::parse_layout_text("(_4,_8):(_1,_10) o _-5 o _2:_1").layout.offset_at(0) == -11);
 }
+
+TEST_CASE("F2 maps: evaluation by the definition, swizzles recognised exactly, text round trip", "[ir][f2]") {
+  // Definition (analyzer/ir/F2Map.h): clear the low n bits, XOR in column k for each set bit k.
+  auto by_definition = [](const std::vector<int64_t>& cols, int64_t x) {
+    int64_t y = x - (x & ((int64_t{1} << cols.size()) - 1));
+    for (size_t k = 0; k < cols.size(); ++k)
+      if ((x >> k) & 1) y ^= cols[k];
+    return y;
+  };
+  const std::vector<int64_t> triton_128b = {1, 2, 4, 8, 16, 32, 72, 144, 288, 512, 1024, 2048};
+  const lp::F2Map f(triton_128b);
+  for (int64_t x = 0; x < 3 * 4096; ++x) REQUIRE(f.apply(x) == by_definition(triton_128b, x));
+  CHECK(f.period() == 4096);
+  // Triton's NVMMAShared 128B pattern on 16-bit elements is CuTe's Sw<3,3,3>, and nothing else is.
+  REQUIRE(f.as_swizzle().has_value());
+  CHECK(*f.as_swizzle() == lp::Swizzle(3, 3, 3));
+  for (int b = 0; b <= 3; ++b)
+    for (int m = 0; m <= 4; ++m)
+      for (int s : {-4, -3, 3, 4, 5}) {
+        if (!lp::Swizzle::check(b, m, s).empty()) continue;
+        const lp::Swizzle sw(b, m, s);
+        std::vector<int64_t> cols;
+        for (int k = 0; k < 12; ++k) cols.push_back(sw.apply(int64_t{1} << k));
+        const lp::F2Map g(cols);
+        for (int64_t x = 0; x < 4096; ++x) REQUIRE(g.apply(x) == sw.apply(x));
+        INFO("Sw<" << b << "," << m << "," << s << ">");
+        REQUIRE(g.as_swizzle().has_value());
+        for (int64_t x = 0; x < 4096; ++x) REQUIRE(g.as_swizzle()->apply(x) == sw.apply(x));
+      }
+  // Two bits XORed into one (a 2-bit row index into bit 3 and bit 3 again) is no swizzle.
+  CHECK_FALSE(lp::F2Map({1, 2, 4, 8, 16 + 8, 32 + 8}).as_swizzle().has_value());
+  CHECK_FALSE(lp::F2Map({2, 1}).as_swizzle().has_value());  // a bit permutation is not a swizzle
+
+  const char* text = "F2[1,2,4,8,16,32,72,144,288,512,1024,2048] o _0 o (_64,_64):(_64,_1)";
+  const Layout l = parse_layout_text(text).layout;
+  CHECK(lp::print_cute(l).text == text);
+  for (int64_t i = 0; i < l.size(); ++i) REQUIRE(l.offset_at(i) == by_definition(triton_128b, (i % 64) * 64 + i / 64));
+  CHECK_THROWS_WITH(parse_layout_text("F2[1,-2] o _0 o _4:_1"), Catch::Contains("columns are bit patterns"));
+  CHECK_THROWS_WITH(parse_layout_text("F2[1,2 o _0 o _4:_1"), Catch::Contains("expected ','"));
+  CHECK_THROWS_AS(lp::print_tirx(l), lp::ConversionError);
+}

@@ -668,3 +668,62 @@ TEST_CASE("bank conflicts for every parameter value: each instance equals the ha
   REQUIRE(stopped->instances.size() == 1);
   CHECK(stopped->instances.front().invalid == "P=64");
 }
+
+TEST_CASE("F2-linear stages (Triton's linear layouts): every engine against brute force", "[solver][f2stage]") {
+  Rng rng(53);
+  const auto& arch = lp::hw::arch_by_name("sm_90");
+  int injective = 0, not_injective = 0, conflicted = 0, clean = 0;
+  for (int trial = 0; trial < 36; ++trial) {
+    // A random map of a 32x32 tile's 10 offset bits: a permutation with row bits XORed into
+    // higher ones (bijective), or with a repeated column (not injective).
+    std::vector<int64_t> cols;
+    for (int k = 0; k < 10; ++k) cols.push_back(int64_t{1} << k);
+    if (trial % 3 == 0) {
+      std::shuffle(cols.begin(), cols.end(), rng);
+    } else {  // the column bits among themselves, the row bits among themselves
+      std::shuffle(cols.begin(), cols.begin() + 5, rng);
+      std::shuffle(cols.begin() + 5, cols.end(), rng);
+    }
+    for (int k = 5; k < 10; ++k)
+      if (pick(rng, 0, 1)) cols[static_cast<size_t>(k)] ^= cols[static_cast<size_t>(pick(rng, 0, 4))];
+    if (trial % 4 == 3) cols[9] = cols[static_cast<size_t>(pick(rng, 0, 8))];
+    std::string text = "F2[";
+    for (size_t k = 0; k < cols.size(); ++k) text += (k ? "," : "") + std::to_string(cols[k]);
+    text += "] o _0 o (_32,_32):(_32,_1)";
+    INFO(text);
+    const lp::Layout l = lp::parse_layout_text(text).layout;
+    const bool truth = brute_injective(l);
+    (truth ? injective : not_injective)++;
+    for (lp::Engine e : {lp::Engine::Enum, lp::Engine::F2, lp::Engine::Z3}) {
+      auto r = lp::prove_injective(l, e, kPatient);
+      INFO(lp::engine_name(e) << ": " << r.reason);
+      REQUIRE(r.verdict == (truth ? lp::Verdict::Proven : lp::Verdict::Refuted));
+    }
+    if (!truth) continue;
+    // Row reads of 32-bit words: Z3 and enumeration agree on the verdict and the wavefronts.
+    lp::SmemAccess access(l, 32, lp::parse_layout_text("(_32,_2):(_1@1,_1@0)").layout,
+                          lp::hw::smem_instr("ld.shared.b32"), arch, 128);
+    auto en = lp::prove_conflict_free(access, lp::Engine::Enum);
+    auto z = lp::prove_conflict_free(access, lp::Engine::Z3, kPatient);
+    INFO("enum: " << en.reason << "\nz3: " << z.reason);
+    REQUIRE(en.verdict != lp::Verdict::Unknown);
+    REQUIRE(z.verdict == en.verdict);
+    REQUIRE(z.wavefronts == en.wavefronts);
+    // The worst issue's wavefronts, counted here: distinct 4-byte words per bank over the warp.
+    int64_t worst = 0;
+    for (int64_t row = 0; row < 2; ++row) {
+      std::map<int64_t, std::set<int64_t>> words;
+      for (int64_t lane = 0; lane < 32; ++lane) {
+        const int64_t word = l.images(row + 32 * lane)[0][0];  // coordinate (row, lane), colexicographic
+        words[word % 32].insert(word);
+      }
+      for (const auto& [bank, w] : words) worst = std::max<int64_t>(worst, static_cast<int64_t>(w.size()));
+    }
+    REQUIRE(en.wavefronts == worst);
+    (en.verdict == lp::Verdict::Proven ? clean : conflicted)++;
+  }
+  CHECK(injective > 12);
+  CHECK(not_injective > 4);
+  CHECK(conflicted > 3);
+  CHECK(clean > 3);
+}

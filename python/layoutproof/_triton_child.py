@@ -1,0 +1,68 @@
+"""Runs Triton's layout conversions in a process of their own (layoutproof.triton starts it).
+
+Triton's C++ aborts the whole process (LLVM ERROR, a failed assertion) on some layouts instead of
+raising; here that ends this child, and the parent reports it as an exception.
+
+stdin:  {"reg": repr or null, "smem": repr or null, "shape": [...], "bank_bits": int or null,
+         "arch": "sm90"}, the layouts as Gluon prints them (their repr is their constructor).
+stdout: one JSON object: the register layout's bases, the shared layout's offset bases and their
+        inverse (Triton's LinearLayout.invert), and Triton's bank-conflict count when asked.
+"""
+import json
+import os
+import sys
+
+
+def main() -> None:
+    request = json.load(sys.stdin)
+    from triton._C.libtriton import gluon_ir, ir, linear_layout, nvidia
+    from triton.experimental.gluon import language as gl
+
+    # Only Gluon's layout classes may be named: the text is evaluated with nothing else in scope.
+    names = {name: getattr(gl, name) for name in dir(gl) if name.endswith("Layout") and isinstance(getattr(gl, name), type)}
+
+    def layout(text):
+        return None if text is None else eval(text, {"__builtins__": {}}, names)  # noqa: S307 (names only)
+
+    reg, smem, shape = layout(request["reg"]), layout(request["smem"]), list(request["shape"])
+    ctx = ir.context()
+    ir.load_dialects(ctx)
+    nvidia.load_dialects(ctx)
+    builder = gluon_ir.GluonOpBuilder(ctx, request["arch"])
+    out = {"triton": __import__("triton").__version__}
+    num_warps = None
+    if reg is not None:
+        r = builder.to_linear_layout(reg._to_ir(builder), shape)
+        out["reg"] = {"register": r.reg_bases, "lane": r.lane_bases, "warp": r.warp_bases, "block": r.block_bases}
+        num_warps = 1 << len(r.warp_bases)
+    if smem is not None:
+        s = builder.to_linear_layout(smem._to_ir(builder), shape)
+        out["smem"] = {"offset": s.offset_bases, "block": s.block_bases, "alignment": s.alignment}
+        dims = [f"dim{d}" for d in range(len(shape))]
+        forward = linear_layout.LinearLayout.from_bases([("offset", s.offset_bases)], dims, shape, False)
+        out["invertible"] = forward.is_invertible()
+        if out["invertible"]:
+            inverse = forward.invert()
+            out["inverse"] = {d: [b[0] for b in inverse.bases[d]] for d in dims} if isinstance(inverse.bases, dict) \
+                else {name: [b[0] for b in bases] for name, bases in inverse.bases}
+    if request.get("bank_bits") is not None:
+        # get_shared_bank_conflicts needs a module with the ttg attributes and an insertion point,
+        # set before the layouts become attributes (else it crashes).
+        b = gluon_ir.GluonOpBuilder(ctx, request["arch"])
+        module = b.create_module()
+        module.set_attr("ttg.target", b.get_string_attr("cuda:" + request["arch"][2:]))
+        module.set_attr("ttg.num-warps", b.get_int32_attr(num_warps or 4))
+        module.set_attr("ttg.num-ctas", b.get_int32_attr(1))
+        module.set_attr("ttg.threads-per-warp", b.get_int32_attr(1 << len(out["reg"]["lane"])))
+        fn = b.get_or_insert_function(module, "layoutproof_probe", b.get_function_ty([], []), "public", False)
+        module.push_back(fn)
+        b.set_insertion_point_to_start(fn.add_entry_block())
+        out["bank_conflicts"] = b.get_shared_bank_conflicts(reg._to_ir(b), smem._to_ir(b), shape,
+                                                            request["bank_bits"])
+    sys.stdout.write(json.dumps(out))
+    sys.stdout.flush()
+    os._exit(0)  # skip nanobind's leak report at interpreter exit
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,163 @@
+"""layoutproof.triton against Triton itself (pinned: layoutproof.triton.TESTED_TRITON).
+
+Oracles: Triton's own LinearLayout bases, composed here by brute force (offset -> coordinate
+enumerated, then inverted by a dict); Triton's own bank-conflict count where its model holds
+(stores, whole 32-bit words); the PTX Triton's compiler emits for the same pair.
+"""
+import os
+import re
+
+import pytest
+
+if os.environ.get("LP_REQUIRE_TRITON"):
+    import triton  # noqa: F401  (CI installs it: a missing Triton fails rather than skips)
+else:
+    pytest.importorskip("triton")
+
+from triton.experimental.gluon import language as gl  # noqa: E402
+
+import layoutproof as lp  # noqa: E402
+import layoutproof.triton as lpt  # noqa: E402
+
+SHAPE = [64, 64]
+BLOCKED_8 = gl.BlockedLayout([1, 8], [4, 8], [4, 1], [1, 0])
+BLOCKED_4 = gl.BlockedLayout([1, 4], [8, 4], [4, 1], [1, 0])
+BLOCKED_COL = gl.BlockedLayout([8, 1], [8, 4], [1, 4], [0, 1])
+MMA_V3 = gl.NVMMADistributedLayout([3, 0], [4, 1], [16, 64, 16])
+UNSWIZZLED = gl.SwizzledSharedLayout(1, 1, 1, [1, 0])
+SHARED = {
+    "unswizzled": UNSWIZZLED,
+    "swz818": gl.SwizzledSharedLayout(8, 1, 8, [1, 0]),
+    "swz424": gl.SwizzledSharedLayout(4, 2, 4, [1, 0]),
+    "swz818_col": gl.SwizzledSharedLayout(8, 1, 8, [0, 1]),
+    "nvmma128": gl.NVMMASharedLayout(128, 16),
+    "nvmma64": gl.NVMMASharedLayout(64, 16),
+    "nvmma32": gl.NVMMASharedLayout(32, 16),
+}
+PAIRS = [(name_r, reg, name_s, smem, dtype)
+         for name_r, reg, dtype in (("blocked8", BLOCKED_8, "f16"), ("blocked4", BLOCKED_4, "f16"),
+                                    ("blocked_col", BLOCKED_COL, "f16"), ("blocked4_f32", BLOCKED_4, "f32"))
+         for name_s, smem in SHARED.items()
+         if not (dtype == "f32" and name_s.startswith("nvmma"))]
+
+
+def xor_bases(bases, bits):
+    out = [0] * len(SHAPE)
+    for k, b in enumerate(bases):
+        if bits >> k & 1:
+            out = [x ^ y for x, y in zip(out, b)]
+    return tuple(out)
+
+
+def offsets_by_coordinate(ll):
+    # Triton's shared layout maps offset bits to coordinates; enumerate it and invert by a dict.
+    size = SHAPE[0] * SHAPE[1]
+    table = {xor_bases(ll.offset, o): o for o in range(size)}
+    assert len(table) == size
+    return table
+
+
+@pytest.mark.parametrize("name_r,reg,name_s,smem,dtype", PAIRS, ids=[f"{p[0]}-{p[2]}-{p[4]}" for p in PAIRS])
+def test_each_lane_addresses_the_element_triton_places_there(name_r, reg, name_s, smem, dtype):
+    for op in ("load", "store"):
+        access = lpt.shared_access(reg, smem, SHAPE, dtype, op=op, instr="vector")
+        ll = access.layouts
+        where = offsets_by_coordinate(ll)
+        warp_lanes = lp._core.WARP_LANES
+        for issue in range(access.lanes.size // warp_lanes):
+            bits = access.issue(issue)
+            for lane in range(warp_lanes):
+                index = access.lanes(lane + warp_lanes * issue)
+                coord = xor_bases(ll.lane, lane)
+                coord = tuple(a ^ b ^ c for a, b, c in zip(coord, xor_bases(ll.register, bits["register"]),
+                                                             xor_bases(ll.warp, bits["warp"])))
+                assert access.coordinate(index) == coord
+                assert access.smem(index) == where[coord]
+                # The lane's vector: consecutive offsets held by its registers (Triton's vectorisation).
+                for j in range(access.vector):
+                    assert access.smem(index + j) == where[coord] + j
+
+
+@pytest.mark.parametrize("name_r,reg,name_s,smem,dtype", PAIRS, ids=[f"{p[0]}-{p[2]}-{p[4]}" for p in PAIRS])
+def test_stores_of_whole_words_agree_with_tritons_count(name_r, reg, name_s, smem, dtype):
+    # Triton counts extra wavefronts of a plain st.shared at its vector width. Its model is the
+    # hardware's for stores whose accesses are whole 32-bit words (no merging, no swizzle inside a
+    # word); 16-bit scalar stores are left out.
+    proof = lpt.prove_conflict_free(reg, smem, SHAPE, dtype, op="store", instr="vector")
+    assert proof.verdict in ("proven", "refuted")
+    element_bits = lp._core.element_bits(dtype)
+    if proof.access.vector * element_bits < 32:
+        pytest.skip("sub-word stores: Triton's model ignores the swizzle inside a word")
+    triton_extra = lpt.bank_conflicts(reg, smem, SHAPE, dtype)
+    assert proof.wavefronts // proof.ideal - 1 == triton_extra
+    assert (triton_extra == 0) == (proof.verdict == "proven")
+
+
+def test_matrix_instructions_for_mma_layouts():
+    for smem, verdict, wavefronts in ((UNSWIZZLED, "refuted", 32), (SHARED["nvmma128"], "proven", 4)):
+        for op, instr in (("store", "stmatrix.x4"), ("load", "ldmatrix.x4")):
+            p = lpt.prove_conflict_free(MMA_V3, smem, SHAPE, "f16", op=op)
+            assert p.access.instr == instr
+            assert (p.verdict, p.wavefronts, p.ideal) == (verdict, wavefronts, 4)
+    # 32-bit elements have no matrix instruction: two registers per lane, 8 bytes.
+    assert lpt.shared_access(MMA_V3, UNSWIZZLED, SHAPE, "f32", op="store").instr == "st.shared.v2.b32"
+
+
+PTX_SHARED = re.compile(r"^\s*(?:@!?%p\d+\s+)?((?:st|ld)\.shared\S*|ldmatrix\S*|stmatrix\S*)\s", re.M)
+# PTX spellings of one lane's access size (bytes) or matrix form, as the model names them.
+PTX_BYTES = {"st.shared.v4.b32": 16, "st.shared.v4.b16": 8, "st.shared.v2.b32": 8, "st.shared.b16": 2,
+             "ld.shared.v4.b32": 16, "ld.shared.v4.b16": 8, "ld.shared.v2.b32": 8, "ld.shared.b16": 2}
+
+
+@pytest.mark.parametrize("reg,smem,dtype", [(BLOCKED_8, SHARED["nvmma128"], "f16"), (BLOCKED_8, SHARED["swz424"], "f16"),
+                                            (BLOCKED_8, SHARED["swz818_col"], "f16"), (MMA_V3, UNSWIZZLED, "f16"),
+                                            (MMA_V3, UNSWIZZLED, "f32")],
+                         ids=["v4b32", "v4b16", "b16", "stmatrix", "v2b32"])
+def test_instruction_is_the_one_tritons_compiler_emits(reg, smem, dtype):
+    import triton
+    from triton.backends.compiler import GPUTarget
+    from triton.experimental import gluon
+
+    @gluon.jit
+    def round_trip(in_ptr, out_ptr, M: gl.constexpr, N: gl.constexpr, REG: gl.constexpr, SMEM: gl.constexpr):
+        rows = gl.arange(0, M, layout=gl.SliceLayout(1, REG))
+        cols = gl.arange(0, N, layout=gl.SliceLayout(0, REG))
+        offs = rows[:, None] * N + cols[None, :]
+        buf = gl.allocate_shared_memory(in_ptr.dtype.element_ty, [M, N], SMEM)
+        buf.store(gl.load(in_ptr + offs))
+        gl.store(out_ptr + offs, buf.load(REG))
+
+    ptr = {"f16": "*fp16", "f32": "*fp32"}[dtype]
+    source = gluon.GluonASTSource(round_trip, {"in_ptr": ptr, "out_ptr": ptr, "M": "constexpr", "N": "constexpr",
+                                               "REG": "constexpr", "SMEM": "constexpr"},
+                                  {"M": SHAPE[0], "N": SHAPE[1], "REG": reg, "SMEM": smem})
+    ptx = triton.compile(source, target=GPUTarget("cuda", 90, 32), options={"num_warps": 4}).asm["ptx"]
+    emitted = {m.rstrip(";") for m in PTX_SHARED.findall(ptx)}
+    for op, prefix in (("store", ("st.", "stmatrix")), ("load", ("ld.", "ldmatrix"))):
+        access = lpt.shared_access(reg, smem, SHAPE, dtype, op=op)
+        mine = [e for e in emitted if e.startswith(prefix)]
+        assert len(mine) == 1, emitted
+        if "matrix" in access.instr:
+            assert mine[0].startswith(access.instr.split(".")[0] + ".sync.aligned.m8n8." + access.instr.split(".")[1])
+        else:
+            model_bytes = next(i["bytes"] for i in lp._core.smem_instructions() if i["name"] == access.instr)
+            assert PTX_BYTES[mine[0]] == model_bytes
+
+
+def test_guards_turn_tritons_aborts_into_exceptions():
+    with pytest.raises(lpt.UnsupportedLayout, match="power of two"):
+        lpt.shared_access(BLOCKED_8, UNSWIZZLED, [48, 64], "f16")
+    with pytest.raises(lpt.UnsupportedLayout, match="Padded"):
+        lpt.shared_access(BLOCKED_8, gl.PaddedSharedLayout.with_identity_for([[64, 8]], [64, 64], [1, 0]), SHAPE, "f16")
+    with pytest.raises(lpt.UnsupportedLayout, match="rank"):
+        lpt.shared_access(BLOCKED_8, UNSWIZZLED, [64, 64, 2], "f16")
+    with pytest.raises(TypeError):
+        lpt.shared_access("not a layout", UNSWIZZLED, SHAPE, "f16")
+    with pytest.raises(ValueError, match="unknown element type"):
+        lpt.shared_access(BLOCKED_8, UNSWIZZLED, SHAPE, "f17")
+    # Triton aborts its process (LLVM ERROR getTMABlockShape) on this pair; only the child dies.
+    dot = gl.DotOperandLayout(0, MMA_V3, 4)
+    with pytest.raises(lpt.TritonError) as e:
+        lpt.bank_conflicts(dot, gl.NVMMASharedLayout(128, 8), SHAPE, "s8")
+    assert e.value.signal is not None
+    assert isinstance(e.value, lp.Error)
