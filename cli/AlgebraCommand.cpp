@@ -53,12 +53,7 @@ class AlgebraCommand : public Command {
 
   int run() override {
     args_ = sub_->remaining();
-    Outcome o;
-    try {
-      o = decide_claims(evaluate_algebra_operation(op_, args_), engine_from_name(engine_), limits_);
-    } catch (const OverflowError& e) {
-      throw InputError(fmt::format("{}: CuTe's arithmetic on these operands leaves 64-bit integers ({})", op_, e.what()));
-    }
+    const Outcome o = decide_algebra_operation(op_, args_, engine_from_name(engine_), limits_);
     const Check& c = o.check;
     if (json_) {
       json out;

@@ -119,12 +119,9 @@ class CheckCommand : public Command {
       }
     }
     write_output(text, output_, "report");
-    const Severity threshold = fail_on_ == "error" ? Severity::Error : fail_on_ == "note" ? Severity::Note : Severity::Warning;
     for (const rules::Finding& f : run.findings)
       if (rules::is_input_error(f)) return kBadInput;  // a PTX that cannot be read
-    for (const rules::Finding& f : run.findings)
-      if (f.severity >= threshold) return kFindings;
-    return kOk;
+    return run.passes_gate(*severity_from_name(fail_on_)) ? kOk : kFindings;  // CLI11 checked the word
   }
 
  private:

@@ -312,12 +312,7 @@ py::object witness_dict(const algebra::Witness& w) {
 AlgebraResult algebra_op(const std::string& op, const std::vector<std::string>& operands, const std::string& engine,
                          unsigned timeout_ms) {
   const ProofBudget budget;
-  algebra::Outcome o;
-  try {
-    o = decide_claims(evaluate_algebra_operation(op, operands), engine_arg(engine), limits_arg(timeout_ms));
-  } catch (const OverflowError& e) {
-    throw Error(fmt::format("{}: CuTe's arithmetic on these operands leaves 64-bit integers ({})", op, e.what()));
-  }
+  const algebra::Outcome o = decide_algebra_operation(op, operands, engine_arg(engine), limits_arg(timeout_ms));
   const algebra::Check& c = o.check;
   AlgebraResult r;
   r.op = op;
@@ -390,13 +385,9 @@ struct PyCheckRun {
 
   // The gate: no finding at or above `fail_on` ("error", "warning" or "note").
   bool passes(const std::string& fail_on) const {
-    const Severity threshold = fail_on == "error"     ? Severity::Error
-                               : fail_on == "warning" ? Severity::Warning
-                               : fail_on == "note"    ? Severity::Note
-                                                      : throw Error(fmt::format("fail_on '{}': expected error, warning or note", fail_on));
-    for (const rules::Finding& f : run.findings)
-      if (f.severity >= threshold) return false;
-    return true;
+    const std::optional<Severity> threshold = severity_from_name(fail_on);
+    if (!threshold) throw Error(fmt::format("fail_on '{}': expected error, warning or note", fail_on));
+    return run.passes_gate(*threshold);
   }
 
   std::string report(const std::string& format) const {

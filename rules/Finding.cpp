@@ -4,6 +4,12 @@
 
 namespace lp::rules {
 
+bool CheckRun::passes_gate(Severity threshold) const {
+  for (const Finding& f : findings)
+    if (f.severity >= threshold) return false;
+  return true;
+}
+
 namespace {
 
 using ojson = nlohmann::ordered_json;

@@ -90,6 +90,9 @@ struct CheckRun {
   /// The findings the baseline accepted (apply_baseline moves them here and counts them in
   /// `baselined`): a re-written baseline keeps them, JUnit shows their obligations as skipped.
   std::vector<Finding> accepted;
+
+  /// The CI gate: no finding at `threshold` or above.
+  bool passes_gate(Severity threshold) const;
 };
 
 /// A proof summary as JSON (only its set fields), and back; null for none. Throws

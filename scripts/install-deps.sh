@@ -71,3 +71,10 @@ fi
 if ! python3 -c "import importlib.metadata as m; assert m.version('triton') == '3.9.0'" 2>/dev/null; then
   python3 -m pip install --quiet triton==3.9.0
 fi
+
+# layoutproof.cute_dsl (python/layoutproof/cute_dsl.py) reads the CuTe DSL's own layouts and
+# TiledCopies; its tests (tests/python/test_cute_dsl.py) trace @cute.jit functions on the host, no
+# GPU needed. The meta-package pulls its libraries (about 100 MB) and cuda-bindings.
+if ! python3 -c "import importlib.metadata as m; assert m.version('nvidia-cutlass-dsl') == '4.8.1'" 2>/dev/null; then
+  python3 -m pip install --quiet nvidia-cutlass-dsl==4.8.1
+fi

@@ -29,8 +29,8 @@ fi
 # halt_on_error: the first report fails the test; LSan's suppressions name third-party code only.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:halt_on_error=1:detect_stack_use_after_return=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-# Triton is installed above: its tests must run, not skip (tests/python/test_triton.py).
-export LP_REQUIRE_TRITON=1
+# Triton and the CuTe DSL are installed above: their tests must run, not skip (tests/python).
+export LP_REQUIRE_TRITON=1 LP_REQUIRE_CUTE_DSL=1
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/scripts/sanitizers/lsan.supp:print_suppressions=0}
 SECONDS=0
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLP_SANITIZE=ON -DLP_PYTHON=ON >/dev/null

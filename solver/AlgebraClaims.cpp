@@ -1,5 +1,8 @@
 #include "solver/AlgebraClaims.h"
 
+#include "analyzer/ir/Checked.h"
+#include "analyzer/parse/OperationParser.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -125,6 +128,15 @@ Check decide_claims(Check check, Engine engine, const SolverLimits& limits) {
 algebra::Outcome decide_claims(algebra::Outcome outcome, Engine engine, const SolverLimits& limits) {
   outcome.check = decide_claims(std::move(outcome.check), engine, limits);
   return outcome;
+}
+
+algebra::Outcome decide_algebra_operation(const std::string& op, const std::vector<std::string>& operands,
+                                          Engine engine, const SolverLimits& limits) {
+  try {
+    return decide_claims(evaluate_algebra_operation(op, operands), engine, limits);
+  } catch (const OverflowError& e) {
+    throw OperationError(fmt::format("{}: CuTe's arithmetic on these operands leaves 64-bit integers ({})", op, e.what()));
+  }
 }
 
 }  // namespace lp

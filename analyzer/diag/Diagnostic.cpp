@@ -32,6 +32,12 @@ const char* severity_name(Severity s) {
   return "error";
 }
 
+std::optional<Severity> severity_from_name(std::string_view name) {
+  for (Severity s : {Severity::Note, Severity::Warning, Severity::Error})
+    if (name == severity_name(s)) return s;
+  return std::nullopt;
+}
+
 namespace {
 
 // Printable form of one source line: control bytes and non-ASCII become '?', so binary input

@@ -3,8 +3,10 @@
 // under the offending column, then notes. Every front-end error in LayoutProof is one of these.
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 #include "analyzer/support/Error.h"
 
@@ -31,6 +33,8 @@ enum class Severity { Note, Warning, Error };
 
 /// "note", "warning", "error": clang's words (SARIF's levels use the same ones).
 const char* severity_name(Severity s);
+/// The severity severity_name gives `name`; nullopt for any other word.
+std::optional<Severity> severity_from_name(std::string_view name);
 
 struct Note {
   SourceLoc loc;  ///< may have a null source: then the note has no location line

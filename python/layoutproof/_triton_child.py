@@ -4,9 +4,12 @@ Triton's C++ aborts the whole process (LLVM ERROR, a failed assertion) on some l
 raising; here that ends this child, and the parent reports it as an exception.
 
 stdin:  {"reg": repr or null, "smem": repr or null, "shape": [...], "bank_bits": int or null,
-         "arch": "sm90"}, the layouts as Gluon prints them (their repr is their constructor).
+         "arch": "sm90"}, the layouts as Gluon prints them (their repr is their constructor);
+        or {"ttgir": path, "arch": "sm90"}.
 stdout: one JSON object: the register layout's bases, the shared layout's offset bases and their
-        inverse (Triton's LinearLayout.invert), and Triton's bank-conflict count when asked.
+        inverse (Triton's LinearLayout.invert), and Triton's bank-conflict count when asked; for a
+        TTGIR file, its shared-memory ops with their layouts (as Gluon's reprs), shape, tensor
+        type and location.
 """
 import json
 import os
@@ -24,11 +27,15 @@ def main() -> None:
     def layout(text):
         return None if text is None else eval(text, {"__builtins__": {}}, names)  # noqa: S307 (names only)
 
-    reg, smem, shape = layout(request["reg"]), layout(request["smem"]), list(request["shape"])
     ctx = ir.context()
     ir.load_dialects(ctx)
     nvidia.load_dialects(ctx)
     builder = gluon_ir.GluonOpBuilder(ctx, request["arch"])
+    if request.get("ttgir"):
+        sys.stdout.write(json.dumps({"accesses": shared_memory_ops(ir, builder, ctx, request["ttgir"])}))
+        sys.stdout.flush()
+        os._exit(0)
+    reg, smem, shape = layout(request["reg"]), layout(request["smem"]), list(request["shape"])
     out = {"triton": __import__("triton").__version__}
     num_warps = None
     if reg is not None:
@@ -62,6 +69,29 @@ def main() -> None:
     sys.stdout.write(json.dumps(out))
     sys.stdout.flush()
     os._exit(0)  # skip nanobind's leak report at interpreter exit
+
+
+# The shared-memory ops of a TTGIR module: (memdesc operand, register-side value) per op name.
+SHARED_OPS = {"ttg.local_load": (0, "result"), "ttg.local_store": (1, 0), "ttg.async_copy_global_to_local": (1, 0)}
+
+
+def shared_memory_ops(ir, builder, ctx, path):
+    module = ir.parse_mlir_module(path, ctx)
+    found = []
+
+    def visit(op):
+        name = op.get_name()
+        if name not in SHARED_OPS:
+            return
+        memdesc_at, tensor_at = SHARED_OPS[name]
+        tensor = op.get_result(0) if tensor_at == "result" else op.get_operand(tensor_at)
+        memdesc = op.get_operand(memdesc_at)
+        found.append({"op": name, "reg": repr(builder.get_gluon_layout_from_tensor(tensor)),
+                      "smem": repr(builder.get_gluon_layout_from_memdesc(memdesc)), "shape": list(tensor.get_shape()),
+                      "type": str(tensor.get_type())})
+
+    module.walk(visit)
+    return found
 
 
 if __name__ == "__main__":

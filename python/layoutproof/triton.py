@@ -32,6 +32,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -42,8 +43,8 @@ from ._core import Error, Layout, Proof, parse
 
 TESTED_TRITON = "3.9.0"
 
-__all__ = ["TESTED_TRITON", "TritonError", "UnsupportedLayout", "LinearLayouts", "Access", "linear_layouts",
-           "shared_access", "prove_conflict_free", "bank_conflicts"]
+__all__ = ["TESTED_TRITON", "TritonError", "UnsupportedLayout", "LinearLayouts", "Access", "KernelAccess",
+           "linear_layouts", "shared_access", "prove_conflict_free", "bank_conflicts", "prove_ttgir"]
 
 
 class TritonError(Error, RuntimeError):
@@ -127,8 +128,9 @@ def _rank(layout) -> int | None:
 
 @functools.lru_cache(maxsize=256)
 def _run_child(reg: str | None, smem: str | None, shape: tuple, bank_bits: int | None, arch: str,
-               timeout_s: float) -> dict:
-    request = json.dumps({"reg": reg, "smem": smem, "shape": list(shape), "bank_bits": bank_bits, "arch": arch})
+               timeout_s: float, ttgir: str | None = None) -> dict:
+    request = json.dumps({"reg": reg, "smem": smem, "shape": list(shape), "bank_bits": bank_bits, "arch": arch,
+                          "ttgir": ttgir})
     script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_triton_child.py")
     try:
         # Not `python script`: that would put this package's directory, with its triton.py, first on
@@ -447,3 +449,92 @@ class _WithAccess:
 
     def __repr__(self) -> str:
         return f"{self._proof!r} for {self.access.instr}"
+
+
+# MLIR's element types in a tensor type (`tensor<64x64xf16, #blocked>`, `tensor<..x!tt.ptr<bf16>, ..>`)
+# to LayoutProof's element types.
+_MLIR_TYPES = {"f16": "f16", "bf16": "bf16", "f32": "f32", "f64": "f64", "i8": "s8", "i16": "s16", "i32": "s32",
+               "i64": "s64", "f8E4M3FN": "e4m3", "f8E5M2": "e5m2"}
+_ELEMENT = re.compile(r"tensor<(?:\d+x)+(?:!tt\.ptr<)?([A-Za-z0-9]+)")
+_LOC_ALIAS = re.compile(r"^(#loc\d*) = loc\((.*)\)\s*$", re.M)
+_FILE_LOC = re.compile(r'"([^"]+)":(\d+):(\d+)')
+
+
+@dataclass
+class KernelAccess:
+    """One shared-memory op of a TTGIR module and what LayoutProof proved of it."""
+    op: str                 # ttg.local_load, ttg.local_store or ttg.async_copy_global_to_local
+    location: str | None    # "file:line:col" of the op in the kernel's source, from the TTGIR's loc
+    shape: list
+    dtype: str | None
+    reg_layout: str         # the Gluon layouts, as Gluon prints them
+    smem_layout: str
+    proof: object | None    # prove_conflict_free's result (with .access); None when not provable
+    error: str | None       # why not (an UnsupportedLayout or TritonError message)
+
+
+def _op_locations(text: str, op: str) -> list:
+    """The source location of each occurrence of `op` in TTGIR text, in order."""
+    aliases = {name: body for name, body in _LOC_ALIAS.findall(text)}
+
+    def resolve(body: str, depth: int = 0):
+        found = _FILE_LOC.search(body)
+        if found:
+            return f"{found.group(1)}:{found.group(2)}:{found.group(3)}"
+        for ref in re.findall(r"#loc\d*", body):
+            if ref in aliases and depth < 16:
+                where = resolve(aliases[ref], depth + 1)
+                if where:
+                    return where
+        return None
+
+    out = []
+    for line in text.splitlines():
+        if re.search(r"\b" + re.escape(op) + r"\b", line) and not line.lstrip().startswith("#"):
+            tail = line[line.rfind(" loc("):] if " loc(" in line else ""
+            out.append(resolve(tail) if tail else None)
+    return out
+
+
+def prove_ttgir(ttgir: str, *, arch: str = "sm_90", engine: str = "auto", timeout_ms: int = 20000,
+                timeout_s: float = 120.0) -> list:
+    """Every shared-memory op (ttg.local_load, ttg.local_store, ttg.async_copy_global_to_local) of
+    a compiled kernel's TTGIR (a file's path, or its text as `compiled.asm["ttgir"]` gives it),
+    proved conflict-free as layoutproof.triton.prove_conflict_free proves the pair; each result
+    carries the op's source location."""
+    from triton.experimental.gluon import language as gl
+
+    if os.path.exists(ttgir):
+        path = os.path.abspath(ttgir)
+        with open(path) as f:
+            text = f.read()
+        ops = _run_child(None, None, (), None, "sm" + arch.removeprefix("sm_").rstrip("a"), timeout_s, path)
+    else:
+        import tempfile
+        text = ttgir
+        with tempfile.NamedTemporaryFile("w", suffix=".ttgir", delete=False) as f:
+            f.write(text)
+        try:
+            ops = _run_child(None, None, (), None, "sm" + arch.removeprefix("sm_").rstrip("a"), timeout_s, f.name)
+        finally:
+            os.unlink(f.name)
+    names = {name: getattr(gl, name) for name in dir(gl) if name.endswith("Layout")}
+    locations = {op: iter(_op_locations(text, op)) for op in {a["op"] for a in ops["accesses"]}}
+    kinds = {"ttg.local_load": "load", "ttg.local_store": "store", "ttg.async_copy_global_to_local": "cp.async"}
+    out = []
+    for a in ops["accesses"]:
+        found = _ELEMENT.search(a["type"])
+        dtype = _MLIR_TYPES.get(found.group(1)) if found else None
+        where = next(locations[a["op"]], None)
+        proof, error = None, None
+        try:
+            if dtype is None:
+                raise UnsupportedLayout(f"element type of {a['type']} has no LayoutProof name")
+            reg = eval(a["reg"], {"__builtins__": {}}, names)  # noqa: S307 (Gluon's layout classes only)
+            smem = eval(a["smem"], {"__builtins__": {}}, names)  # noqa: S307
+            proof = prove_conflict_free(reg, smem, a["shape"], dtype, op=kinds[a["op"]], arch=arch, engine=engine,
+                                        timeout_ms=timeout_ms)
+        except (UnsupportedLayout, TritonError) as e:
+            error = str(e)
+        out.append(KernelAccess(a["op"], where, a["shape"], dtype, a["reg"], a["smem"], proof, error))
+    return out

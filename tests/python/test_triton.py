@@ -103,6 +103,32 @@ def test_matrix_instructions_for_mma_layouts():
     assert lpt.shared_access(MMA_V3, UNSWIZZLED, SHAPE, "f32", op="store").instr == "st.shared.v2.b32"
 
 
+def round_trip_source():
+    from triton.experimental import gluon
+
+    @gluon.jit
+    def round_trip(in_ptr, out_ptr, M: gl.constexpr, N: gl.constexpr, REG: gl.constexpr, SMEM: gl.constexpr):
+        rows = gl.arange(0, M, layout=gl.SliceLayout(1, REG))
+        cols = gl.arange(0, N, layout=gl.SliceLayout(0, REG))
+        offs = rows[:, None] * N + cols[None, :]
+        buf = gl.allocate_shared_memory(in_ptr.dtype.element_ty, [M, N], SMEM)
+        buf.store(gl.load(in_ptr + offs))  # the local_store
+        gl.store(out_ptr + offs, buf.load(REG))  # the local_load
+    return round_trip
+
+
+def compile_round_trip(reg, smem, dtype):
+    import triton
+    from triton.backends.compiler import GPUTarget
+    from triton.experimental import gluon
+
+    ptr = {"f16": "*fp16", "f32": "*fp32"}[dtype]
+    source = gluon.GluonASTSource(round_trip_source(), {"in_ptr": ptr, "out_ptr": ptr, "M": "constexpr",
+                                                        "N": "constexpr", "REG": "constexpr", "SMEM": "constexpr"},
+                                  {"M": SHAPE[0], "N": SHAPE[1], "REG": reg, "SMEM": smem})
+    return triton.compile(source, target=GPUTarget("cuda", 90, 32), options={"num_warps": 4})
+
+
 PTX_SHARED = re.compile(r"^\s*(?:@!?%p\d+\s+)?((?:st|ld)\.shared\S*|ldmatrix\S*|stmatrix\S*)\s", re.M)
 # PTX spellings of one lane's access size (bytes) or matrix form, as the model names them.
 PTX_BYTES = {"st.shared.v4.b32": 16, "st.shared.v4.b16": 8, "st.shared.v2.b32": 8, "st.shared.b16": 2,
@@ -114,24 +140,7 @@ PTX_BYTES = {"st.shared.v4.b32": 16, "st.shared.v4.b16": 8, "st.shared.v2.b32": 
                                             (MMA_V3, UNSWIZZLED, "f32")],
                          ids=["v4b32", "v4b16", "b16", "stmatrix", "v2b32"])
 def test_instruction_is_the_one_tritons_compiler_emits(reg, smem, dtype):
-    import triton
-    from triton.backends.compiler import GPUTarget
-    from triton.experimental import gluon
-
-    @gluon.jit
-    def round_trip(in_ptr, out_ptr, M: gl.constexpr, N: gl.constexpr, REG: gl.constexpr, SMEM: gl.constexpr):
-        rows = gl.arange(0, M, layout=gl.SliceLayout(1, REG))
-        cols = gl.arange(0, N, layout=gl.SliceLayout(0, REG))
-        offs = rows[:, None] * N + cols[None, :]
-        buf = gl.allocate_shared_memory(in_ptr.dtype.element_ty, [M, N], SMEM)
-        buf.store(gl.load(in_ptr + offs))
-        gl.store(out_ptr + offs, buf.load(REG))
-
-    ptr = {"f16": "*fp16", "f32": "*fp32"}[dtype]
-    source = gluon.GluonASTSource(round_trip, {"in_ptr": ptr, "out_ptr": ptr, "M": "constexpr", "N": "constexpr",
-                                               "REG": "constexpr", "SMEM": "constexpr"},
-                                  {"M": SHAPE[0], "N": SHAPE[1], "REG": reg, "SMEM": smem})
-    ptx = triton.compile(source, target=GPUTarget("cuda", 90, 32), options={"num_warps": 4}).asm["ptx"]
+    ptx = compile_round_trip(reg, smem, dtype).asm["ptx"]
     emitted = {m.rstrip(";") for m in PTX_SHARED.findall(ptx)}
     for op, prefix in (("store", ("st.", "stmatrix")), ("load", ("ld.", "ldmatrix"))):
         access = lpt.shared_access(reg, smem, SHAPE, dtype, op=op)
@@ -161,3 +170,27 @@ def test_guards_turn_tritons_aborts_into_exceptions():
         lpt.bank_conflicts(dot, gl.NVMMASharedLayout(128, 8), SHAPE, "s8")
     assert e.value.signal is not None
     assert isinstance(e.value, lp.Error)
+
+
+def test_a_compiled_kernels_ttgir_is_proved_op_by_op_at_its_source_lines():
+    smem = SHARED["nvmma64"]
+    ttgir = compile_round_trip(BLOCKED_8, smem, "f16").asm["ttgir"]
+    found = lpt.prove_ttgir(ttgir)
+    assert [a.op for a in found] == ["ttg.local_store", "ttg.local_load"]
+    with open(__file__) as f:
+        lines = f.read().splitlines()
+    for a, marker, op in zip(found, ("# the local_store", "# the local_load"), ("store", "load")):
+        assert a.error is None and a.dtype == "f16" and a.shape == SHAPE
+        path, line, _ = a.location.rsplit(":", 2)
+        assert os.path.samefile(path, __file__)
+        assert marker in lines[int(line) - 1]
+        direct = lpt.prove_conflict_free(BLOCKED_8, smem, SHAPE, "f16", op=op)
+        assert (a.proof.verdict, a.proof.wavefronts, a.proof.access.instr) == \
+            (direct.verdict, direct.wavefronts, direct.access.instr) == ("refuted", 8, direct.access.instr)
+
+
+def test_async_copies_use_cp_async_at_the_vector_width():
+    wide = lpt.prove_conflict_free(BLOCKED_8, SHARED["nvmma128"], SHAPE, "f16", op="cp.async")
+    assert wide.access.instr == "cp.async.cg.16" and wide.verdict == "proven"
+    narrow = lpt.shared_access(BLOCKED_8, SHARED["swz424"], SHAPE, "f16", op="cp.async")
+    assert narrow.instr == "cp.async.ca.8"
