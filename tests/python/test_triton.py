@@ -194,3 +194,27 @@ def test_async_copies_use_cp_async_at_the_vector_width():
     assert wide.access.instr == "cp.async.cg.16" and wide.verdict == "proven"
     narrow = lpt.shared_access(BLOCKED_8, SHARED["swz424"], SHAPE, "f16", op="cp.async")
     assert narrow.instr == "cp.async.ca.8"
+
+
+@pytest.mark.parametrize("reg,smem,dtype,op", [(BLOCKED_8, SHARED["nvmma64"], "f16", "store"),
+                                               (BLOCKED_4, SHARED["swz818"], "f32", "load"),
+                                               (MMA_V3, UNSWIZZLED, "f16", "load"),
+                                               (gl.DotOperandLayout(1, gl.NVMMADistributedLayout([2, 0], [2, 2], [16, 8]), 2),
+                                                UNSWIZZLED, "f16", "store")],
+                         ids=["v4b32", "f32", "ldmatrix", "stmatrix_trans"])
+def test_the_cli_proves_the_same_access_from_its_text(reg, smem, dtype, op):
+    # The access is plain LayoutProof text (F2[...] o _0 o _N:_1 and a lane map): the CLI reads it
+    # and must come to the same verdict, wavefronts and counterexample.
+    import json
+    import subprocess
+
+    proof = lpt.prove_conflict_free(reg, smem, SHAPE, dtype, op=op)
+    a = proof.access
+    args = [os.environ["LAYOUTPROOF_BIN"], "prove", "conflict-free", "--smem", str(a.smem), "--dtype", a.dtype,
+            "--lanes", str(a.lanes), "--instr", a.instr, "--base-align", str(a.base_align), "--json"]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    assert done.returncode in (0, 1), done.stderr
+    cli = json.loads(done.stdout)
+    assert (cli["verdict"], cli["wavefronts"], cli["ideal"]) == (proof.verdict, proof.wavefronts, proof.ideal)
+    # The module gives tuples where JSON has lists.
+    assert cli.get("counterexample") == json.loads(json.dumps(proof.counterexample))
