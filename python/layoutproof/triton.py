@@ -394,7 +394,7 @@ def _matrix_plan(ll, regs, offset, element_bytes, direction):
     row_bytes = catalog[0]["bytes"]
     x1 = next(i for i in catalog if i["matrices"] == 1 and not i["trans"])
     rows_per_matrix = x1["address_lanes"]
-    if element_bytes * 8 != 16 or len(ll.lane) < 5 or not regs:
+    if element_bytes * 8 != 16 or (1 << len(ll.lane)) != _core.WARP_LANES or not regs:
         return None
     elems_per_row = row_bytes // element_bytes
     lane = ll.lane
