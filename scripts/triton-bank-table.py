@@ -62,46 +62,30 @@ SHARED = {
     "nvmma 64B": lambda bits: gl.NVMMASharedLayout(64, bits),
     "nvmma 32B": lambda bits: gl.NVMMASharedLayout(32, bits),
 }
-PAIRS = [
-    ("blocked [1,8] row", s, "f16") for s in SHARED
-] + [
-    ("blocked [1,4] row", s, "f16") for s in ("unswizzled", "swizzled 8,1,8", "swizzled 2,1,4", "nvmma 128B", "nvmma 64B")
-] + [
-    ("blocked [1,2] row", s, "f16") for s in ("unswizzled", "swizzled 8,1,8", "swizzled 2,1,4", "nvmma 128B")
-] + [
-    ("blocked [1,1] row", s, "f16") for s in ("unswizzled", "swizzled 8,1,8", "swizzled 2,1,4")
-] + [
-    ("blocked [8,1] col", s, "f16") for s in ("unswizzled", "swizzled 8,1,8", "swizzled 8,1,8 col", "nvmma 128B")
-] + [
-    ("blocked [2,2] row", s, "f16") for s in ("unswizzled", "swizzled 4,2,4", "nvmma 128B")
-] + [
-    ("mma v3", s, "f16") for s in ("unswizzled", "swizzled 8,1,8", "swizzled 4,2,4", "nvmma 128B", "nvmma 64B", "nvmma 32B")
-] + [
-    ("mma v2", s, "f16") for s in ("unswizzled", "nvmma 128B")
-] + [
-    ("dot0 v2 k2", s, "f16") for s in ("unswizzled", "nvmma 128B", "swizzled 4,2,4")
-] + [
-    ("dot1 v2 k2", s, "f16") for s in ("unswizzled", "nvmma 128B", "swizzled 8,1,8 col")
-] + [
-    ("blocked [1,4] row", s, "f32") for s in ("unswizzled", "swizzled 4,2,4", "swizzled 2,1,4", "nvmma 128B")
-] + [
-    ("blocked [1,2] row", s, "f32") for s in ("unswizzled", "swizzled 2,1,4")
-] + [
-    ("mma v3", s, "f32") for s in ("unswizzled", "swizzled 2,1,4", "nvmma 128B")
-] + [
-    ("blocked [1,8] row", s, "s8") for s in ("unswizzled", "swizzled 8,1,8", "nvmma 64B")
-] + [
-    ("blocked [1,4] row", s, "s8") for s in ("unswizzled", "swizzled 4,2,4")
-] + [
-    ("blocked [1,2] row", s, "s8") for s in ("unswizzled", "swizzled 2,1,4")
-] + [
-    ("blocked [1,1] col", s, "f16") for s in ("unswizzled", "swizzled 1,1,8", "swizzled 2,1,8", "swizzled 1,2,4")
-] + [
-    ("blocked [1,1] col", s, "s8") for s in ("swizzled 1,1,8", "swizzled 4,1,8")
-] + [
-    (r, s, "f16") for r in ("linear, lanes t^1 alike", "linear, lanes t^2 alike")
-    for s in ("unswizzled", "swizzled 2,1,4", "nvmma 128B")
+# (register layout, element type, the shared layouts it meets), in the table's order.
+GROUPS = [
+    ("blocked [1,8] row", "f16", tuple(SHARED)),
+    ("blocked [1,4] row", "f16", ("unswizzled", "swizzled 8,1,8", "swizzled 2,1,4", "nvmma 128B", "nvmma 64B")),
+    ("blocked [1,2] row", "f16", ("unswizzled", "swizzled 8,1,8", "swizzled 2,1,4", "nvmma 128B")),
+    ("blocked [1,1] row", "f16", ("unswizzled", "swizzled 8,1,8", "swizzled 2,1,4")),
+    ("blocked [8,1] col", "f16", ("unswizzled", "swizzled 8,1,8", "swizzled 8,1,8 col", "nvmma 128B")),
+    ("blocked [2,2] row", "f16", ("unswizzled", "swizzled 4,2,4", "nvmma 128B")),
+    ("mma v3", "f16", ("unswizzled", "swizzled 8,1,8", "swizzled 4,2,4", "nvmma 128B", "nvmma 64B", "nvmma 32B")),
+    ("mma v2", "f16", ("unswizzled", "nvmma 128B")),
+    ("dot0 v2 k2", "f16", ("unswizzled", "nvmma 128B", "swizzled 4,2,4")),
+    ("dot1 v2 k2", "f16", ("unswizzled", "nvmma 128B", "swizzled 8,1,8 col")),
+    ("blocked [1,4] row", "f32", ("unswizzled", "swizzled 4,2,4", "swizzled 2,1,4", "nvmma 128B")),
+    ("blocked [1,2] row", "f32", ("unswizzled", "swizzled 2,1,4")),
+    ("mma v3", "f32", ("unswizzled", "swizzled 2,1,4", "nvmma 128B")),
+    ("blocked [1,8] row", "s8", ("unswizzled", "swizzled 8,1,8", "nvmma 64B")),
+    ("blocked [1,4] row", "s8", ("unswizzled", "swizzled 4,2,4")),
+    ("blocked [1,2] row", "s8", ("unswizzled", "swizzled 2,1,4")),
+    ("blocked [1,1] col", "f16", ("unswizzled", "swizzled 1,1,8", "swizzled 2,1,8", "swizzled 1,2,4")),
+    ("blocked [1,1] col", "s8", ("swizzled 1,1,8", "swizzled 4,1,8")),
+    ("linear, lanes t^1 alike", "f16", ("unswizzled", "swizzled 2,1,4", "nvmma 128B")),
+    ("linear, lanes t^2 alike", "f16", ("unswizzled", "swizzled 2,1,4", "nvmma 128B")),
 ]
+PAIRS = [(reg, smem, dtype) for reg, dtype, shared_layouts in GROUPS for smem in shared_layouts]
 
 
 def shared(name, dtype):

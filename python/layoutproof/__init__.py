@@ -53,6 +53,11 @@ def _layout(value: LayoutLike, name: str) -> Layout:
     raise TypeError(f"{name}: expected a layoutproof.Layout or a layout's text, got {type(value).__name__}")
 
 
+def _shape_stride_text(extents, strides) -> str:
+    """A flat static CuTe layout `(_e0,_e1,...):(_s0,_s1,...)`, as the Python front ends build them."""
+    return "(" + ",".join(f"_{e}" for e in extents) + "):(" + ",".join(f"_{s}" for s in strides) + ")"
+
+
 def _operand(value) -> str:
     # Layouts print exactly (a round trip); tilers, swizzles and shapes are passed as text.
     if isinstance(value, Layout):

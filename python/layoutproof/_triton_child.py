@@ -50,8 +50,7 @@ def main() -> None:
         out["invertible"] = forward.is_invertible()
         if out["invertible"]:
             inverse = forward.invert()
-            out["inverse"] = {d: [b[0] for b in inverse.bases[d]] for d in dims} if isinstance(inverse.bases, dict) \
-                else {name: [b[0] for b in bases] for name, bases in inverse.bases}
+            out["inverse"] = {name: [b[0] for b in bases] for name, bases in inverse.bases}
     if request.get("bank_bits") is not None:
         # get_shared_bank_conflicts needs a module with the ttg attributes and an insertion point,
         # set before the layouts become attributes (else it crashes).

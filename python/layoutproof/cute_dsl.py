@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import _core
+from . import _core, _shape_stride_text
 from ._core import Error, Layout, Proof, parse
 
 TESTED_CUTE_DSL = "4.8.1"
@@ -130,7 +130,7 @@ def copy_access(tiled_copy, smem, dtype: str, instr: str) -> CopyAccess:
     _, issue_values = _split(values, vector, "value")
     lane_modes, warp_modes = _split(threads, _core.WARP_LANES, "thread")
     modes = lane_modes + issue_values + warp_modes
-    text = "(" + ",".join(f"_{e}" for e, _ in modes) + "):(" + ",".join(f"_{s}" for _, s in modes) + ")"
+    text = _shape_stride_text([e for e, _ in modes], [s for _, s in modes])
     buffer = layout(smem, "<cute_dsl smem>")
     # One access moves a lane's first `vector` values: they must be consecutive elements in memory.
     for t in range(_size(threads)):

@@ -38,7 +38,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from . import _core
+from . import _core, _shape_stride_text
 from ._core import Error, Layout, Proof, parse
 
 TESTED_TRITON = "3.9.0"
@@ -113,9 +113,8 @@ def _layout_text(layout, what: str) -> str:
 
 
 def _rank(layout) -> int | None:
-    for attr in ("order",):
-        if getattr(layout, attr, None) is not None:
-            return len(getattr(layout, attr))
+    if getattr(layout, "order", None) is not None:
+        return len(layout.order)
     if getattr(layout, "rank", None) is not None:
         return int(layout.rank)
     if getattr(layout, "shape", None):
@@ -151,16 +150,27 @@ def _run_child(reg: str | None, smem: str | None, shape: tuple, bank_bits: int |
     return json.loads(done.stdout)
 
 
-def linear_layouts(reg_layout, smem_layout, shape: Sequence[int], *, arch: str = "sm90",
-                   timeout_s: float = 120.0) -> LinearLayouts:
-    """Triton's own LinearLayouts of the pair over `shape`, and the inverse of the shared one."""
+def _pair_request(reg_layout, smem_layout, shape: Sequence[int]) -> tuple:
+    """The pair's texts and shape for the child, once every input Triton aborts on is refused."""
     shape = _check_shape(shape)
     texts = (_layout_text(reg_layout, "reg_layout"), _layout_text(smem_layout, "smem_layout"))
     for layout, what in ((reg_layout, "reg_layout"), (smem_layout, "smem_layout")):
         rank = _rank(layout)
         if rank is not None and rank != len(shape):
             raise UnsupportedLayout(f"{what} has rank {rank}, the shape {shape} has {len(shape)} dimensions")
-    out = _run_child(texts[0], texts[1], tuple(shape), None, arch, timeout_s)
+    return texts[0], texts[1], tuple(shape)
+
+
+def _triton_arch(arch: str) -> str:
+    """Triton's spelling of an architecture: sm_90 and sm_90a are "sm90"."""
+    return "sm" + arch.removeprefix("sm_").removeprefix("sm").rstrip("a")
+
+
+def linear_layouts(reg_layout, smem_layout, shape: Sequence[int], *, arch: str = "sm90",
+                   timeout_s: float = 120.0) -> LinearLayouts:
+    """Triton's own LinearLayouts of the pair over `shape`, and the inverse of the shared one."""
+    reg, smem, shape = _pair_request(reg_layout, smem_layout, shape)
+    out = _run_child(reg, smem, shape, None, _triton_arch(arch), timeout_s)
     if out["reg"]["block"] or out["smem"]["block"]:
         raise UnsupportedLayout("layouts over several CTAs (block bases) are not supported")
     if not out["invertible"]:
@@ -173,11 +183,9 @@ def bank_conflicts(reg_layout, smem_layout, shape: Sequence[int], dtype, *, arch
                    timeout_s: float = 120.0) -> int:
     """Triton's own count (`get_shared_bank_conflicts`): extra wavefronts per wavefront of a plain
     ld/st.shared at the vector width Triton picks."""
-    shape = _check_shape(shape)
+    reg, smem, shape = _pair_request(reg_layout, smem_layout, shape)
     bits = _core.element_bits(_element_type(dtype))
-    out = _run_child(_layout_text(reg_layout, "reg_layout"), _layout_text(smem_layout, "smem_layout"), tuple(shape),
-                     bits, arch, timeout_s)
-    return int(out["bank_conflicts"])
+    return int(_run_child(reg, smem, shape, bits, _triton_arch(arch), timeout_s)["bank_conflicts"])
 
 
 @dataclass
@@ -226,8 +234,9 @@ def _packer(shape: Sequence[int]):
     return packed
 
 
-def _instructions():
-    return _core.smem_instructions()
+@functools.cache
+def _instructions() -> tuple:
+    return tuple(_core.smem_instructions())
 
 
 def _per_lane_instr(direction: str, nbytes: int, async_copy: bool) -> str:
@@ -246,12 +255,6 @@ def _matrix_instr(direction: str, matrices: int, trans: bool) -> dict:
         if i["matrix"] and i["direction"] == direction and i["matrices"] == matrices and i["trans"] == trans:
             return i
     raise UnsupportedLayout(f"no {direction} matrix instruction .x{matrices}")
-
-
-def _layout_text_of(shape, strides) -> str:
-    if not shape:
-        return "_1:_0"
-    return "(" + ",".join(f"_{n}" for n in shape) + "):(" + ",".join(f"_{s}" for s in strides) + ")"
 
 
 def shared_access(reg_layout, smem_layout, shape: Sequence[int], dtype, *, op: str = "load", instr: str = "auto",
@@ -326,7 +329,7 @@ def shared_access(reg_layout, smem_layout, shape: Sequence[int], dtype, *, op: s
     # Lanes past the instruction's address lanes (ldmatrix .x1/.x2) give no address: stride 0.
     lane_bits = _core.WARP_LANES.bit_length() - 1
     strides[len(address_bits):len(address_bits)] = [0] * (lane_bits - len(address_bits))
-    lanes = parse(_layout_text_of([2] * len(strides), strides), name="<triton lanes>")
+    lanes = parse(_shape_stride_text([2] * len(strides), strides), name="<triton lanes>")
     return Access(smem, lanes, name, element, vector, [(kind, k) for kind, k, _ in issue], ll.alignment, ll,
                   list(basis.vectors))
 
@@ -428,8 +431,7 @@ def prove_conflict_free(reg_layout, smem_layout, shape: Sequence[int], dtype, *,
                         timeout_ms: int = 20000) -> Proof:
     """Prove that Triton's access of the pair (shared_access) needs no more wavefronts than ideal
     on `arch`; the returned Proof carries the Access as `.access`."""
-    target = "sm" + arch.removeprefix("sm_").rstrip("a")
-    access = shared_access(reg_layout, smem_layout, shape, dtype, op=op, instr=instr, arch=target)
+    access = shared_access(reg_layout, smem_layout, shape, dtype, op=op, instr=instr, arch=arch)
     proof = access.prove(arch=arch, engine=engine, timeout_ms=timeout_ms)
     return _WithAccess(proof, access)
 
@@ -504,20 +506,20 @@ def prove_ttgir(ttgir: str, *, arch: str = "sm_90", engine: str = "auto", timeou
     carries the op's source location."""
     from triton.experimental.gluon import language as gl
 
+    import tempfile
+
     if os.path.exists(ttgir):
-        path = os.path.abspath(ttgir)
-        with open(path) as f:
+        with open(ttgir) as f:
             text = f.read()
-        ops = _run_child(None, None, (), None, "sm" + arch.removeprefix("sm_").rstrip("a"), timeout_s, path)
     else:
-        import tempfile
         text = ttgir
-        with tempfile.NamedTemporaryFile("w", suffix=".ttgir", delete=False) as f:
-            f.write(text)
-        try:
-            ops = _run_child(None, None, (), None, "sm" + arch.removeprefix("sm_").rstrip("a"), timeout_s, f.name)
-        finally:
-            os.unlink(f.name)
+    # Triton parses a file: the module's text goes to one of its own, so both inputs read alike.
+    with tempfile.NamedTemporaryFile("w", suffix=".ttgir", delete=False) as f:
+        f.write(text)
+    try:
+        ops = _run_child(None, None, (), None, _triton_arch(arch), timeout_s, f.name)
+    finally:
+        os.unlink(f.name)
     names = {name: getattr(gl, name) for name in dir(gl) if name.endswith("Layout")}
     locations = {op: iter(_op_locations(text, op)) for op in {a["op"] for a in ops["accesses"]}}
     kinds = {"ttg.local_load": "load", "ttg.local_store": "store", "ttg.async_copy_global_to_local": "cp.async"}
