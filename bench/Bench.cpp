@@ -22,7 +22,7 @@
 #include "hw/Arch.h"
 #include "hw/SmemInstr.h"
 #include "rules/Checker.h"
-#include "rules/PtxCheck.h"
+#include "rules/Checker.h"
 #include "solver/BankConflicts.h"
 #include "solver/Engines.h"
 #include "solver/Injectivity.h"

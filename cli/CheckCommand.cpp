@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "analyzer/annotate/LaunchFacts.h"
 #include "hw/Arch.h"
 #include "cli/Command.h"
 #include "cli/CudaCompile.h"
@@ -37,6 +38,9 @@ class CheckCommand : public Command {
     sub->add_option("paths", paths_, "Files and directories to check (with --cuda: nvcc arguments, after --)");
     sub->add_option("--cuda", cuda_, "Compile this CUDA file to PTX with nvcc (-O3 -lineinfo) and check the PTX");
     sub->add_option("--arch", arch_, "The architecture --cuda compiles for (default " + std::string(hw::kDefaultArchName) + ")");
+    sub->add_option("--launch", launches_,
+                    "How a compiled kernel is launched: 'KERNEL=block(X, Y, Z) [grid(...)] [dynamic_smem(BYTES)] [param P OP "
+                    "VALUE]' (KERNEL demangled, templates allowed; * for every kernel); repeat for more launches");
     sub->add_option("--format", format_, "text, json, sarif, junit or codequality (GitLab)")
         ->check(CLI::IsMember({"text", "json", "sarif", "junit", "codequality"}));
     sub->add_option("--output", output_, "Write the report here instead of standard output");
@@ -78,8 +82,11 @@ class CheckCommand : public Command {
         return kBadInput;
       }
       paths_ = {compiled->ptx_path};
-      opt.ptx_sources.extra.insert(cuda_);
+      opt.ptx.extra_sources.insert(cuda_);
+      opt.ptx.host_launches = compiled->host_launches;
+      if (!compiled->host_note.empty()) std::cerr << "note: " << compiled->host_note << "\n";
     }
+    for (const std::string& l : launches_) opt.ptx.option_launches.push_back(launch_option(l));
     try {
       if (!config_path_.empty()) opt.config = rules::load_config(config_path_);
       else if (std::filesystem::exists(".layoutproof.toml")) opt.config = rules::load_config(".layoutproof.toml");
@@ -125,7 +132,25 @@ class CheckCommand : public Command {
   }
 
  private:
-  std::vector<std::string> paths_;
+  // `--launch KERNEL=FACTS`: the facts read by the launch reader, located in the option's text.
+  static ptx::StatedLaunch launch_option(const std::string& option) {
+    const size_t eq = option.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw InputError(fmt::format("--launch '{}': expected KERNEL=FACTS, e.g. 'transposeNaive=block(32, 8)' ('*=...' for "
+                                   "every kernel)", option));
+    auto src = std::make_shared<SourceText>();
+    src->name = "--launch";
+    src->text = option;
+    Cursor c(src);
+    c.set_pos(eq + 1);
+    try {
+      return ptx::StatedLaunch{option.substr(0, eq), annotate::read_launch_clauses(c, [&](size_t off) { return SourceLoc{src, off}; })};
+    } catch (const DiagnosticError& e) {
+      throw InputError(e.diagnostic().render());
+    }
+  }
+
+  std::vector<std::string> paths_, launches_;
   std::string cuda_, arch_{hw::kDefaultArchName};
   std::string format_ = "text", output_, baseline_, write_baseline_, config_path_, engine_, cache_dir_, report_dir_, fail_on_ = "warning";
   unsigned jobs_ = 0;

@@ -2,15 +2,46 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <future>
 #include <regex>
 
 #include "analyzer/support/Process.h"
+#include "analyzer/support/ReadFile.h"
 #include "replay/Process.h"
 #include "solver/Result.h"
 
 namespace lp::cli {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// The preprocessed host code of one translation unit is its source and every header it includes;
+// past this it is not read (the launches are then unknown, and the kernels keep every legal launch).
+constexpr uint64_t kMaxPreprocessedBytes = uint64_t{256} << 20;
+
+// The kernel launches of `cu`'s host code: nvcc's own preprocessing (-E, the host pass, with the
+// compile's arguments), read outside system headers and the toolkit's own headers.
+void read_host_launches(const std::string& nvcc, const std::string& cu, const std::string& arch,
+                        const std::vector<std::string>& extra, const std::string& dir, CompiledPtx& out) {
+  const std::string ii = (fs::path(dir) / (fs::path(cu).stem().string() + ".ii")).string();
+  std::vector<std::string> argv = {nvcc, "-E", "-arch=" + arch, cu, "-o", ii};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  const ProcessResult r = run_process(argv);
+  if (r.exit_code != 0) {
+    out.host_note = "nvcc -E failed: the host code's launches are not read";
+    return;
+  }
+  try {
+    const std::string text = read_regular_file(ii, kMaxPreprocessedBytes);
+    const fs::path toolkit = fs::path(nvcc).parent_path().parent_path();
+    out.host_launches = cuda::host_launches(text, {toolkit.string() + "/", fs::weakly_canonical(toolkit).string() + "/"});
+  } catch (const std::exception& e) {
+    out.host_note = std::string("the host code's launches are not read: ") + e.what();
+  }
+}
+
+}  // namespace
 
 CompiledPtx compile_cuda_to_ptx(const std::string& cu, const std::string& arch, const std::vector<std::string>& extra) {
   if (!std::regex_match(arch, std::regex("sm_[0-9]+[af]?")))
@@ -27,7 +58,10 @@ CompiledPtx compile_cuda_to_ptx(const std::string& cu, const std::string& arch, 
   std::vector<std::string> argv = {nvcc, "-O3", "-lineinfo", "-arch=" + arch, "--ptx", cu, "-o", out.ptx_path};
   argv.insert(argv.end(), extra.begin(), extra.end());
   Stopwatch clock;
+  // The host code's preprocessing runs beside the compile.
+  auto host = std::async(std::launch::async, [&] { read_host_launches(nvcc, cu, arch, extra, templ, out); });
   const ProcessResult r = run_process(argv);
+  host.wait();
   out.nvcc_ms = clock.elapsed_ms();
   if (r.exit_code != 0) {
     fs::remove_all(out.dir, ec);

@@ -3,11 +3,25 @@
 // Programming Guide (32 banks of 4 bytes since sm_50; shared memory per block: 163 KB on sm_80,
 // 227 KB on sm_90 and sm_100), the PTX ISA (instruction availability) and the sm_90
 // measurements of tests/data/sm90_smem_wavefronts.tsv (load merging).
+#include <array>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace lp::hw {
+
+/// What a launch may ask of one architecture: the CUDA C++ Programming Guide's table
+/// "Technical Specifications per Compute Capability" (the same numbers for compute capabilities
+/// 8.0 through 10.0), and the PTX ISA's cluster limits (section 11.4, `.reqnctapercluster`;
+/// 16 CTAs with the non-portable cluster size, which is the largest a launch can ask for).
+/// Every launch the checker imagines lies inside these limits.
+struct LaunchLimits {
+  int64_t max_threads_per_block = 1024;
+  std::array<int64_t, 3> max_block_dim{1024, 1024, 64};
+  std::array<int64_t, 3> max_grid_dim{2147483647, 65535, 65535};
+  int64_t max_cluster_ctas = 0;  ///< 0: the architecture has no thread-block clusters
+};
 
 struct Arch {
   std::string_view name;  ///< "sm_90"
@@ -19,7 +33,7 @@ struct Arch {
   /// Whether 64/128-bit loads merge lanes (hw/README.md). Only measured on sm_90; elsewhere the
   /// model assumes no merging, which can only over-count wavefronts (a safe upper bound).
   bool load_merging = false;
-  bool has_stmatrix = false;  ///< stmatrix is sm_90+
+  LaunchLimits launch;
 };
 
 /// The architecture every command models when none is named: the one whose shared memory was

@@ -82,10 +82,8 @@ namespace {
 // validate_access for the lanes in `active` only.
 void validate_lanes(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses, LaneMask active) {
   const std::string where = std::string(instr.name) + " on " + std::string(arch.name);
-  if (arch.sm < instr.min_sm)
+  if (!available_on(instr, arch))
     throw HwError(where + ": the instruction needs sm_" + std::to_string(instr.min_sm) + " or later");
-  if (instr.kind == AccessKind::MatrixRows && instr.direction == SmemDirection::Store && !arch.has_stmatrix)
-    throw HwError(where + ": stmatrix needs sm_90 or later");
   if (addresses.size() != kWarpLanes)
     throw HwError(where + ": expected 32 lane addresses (lanes 0..31), got " + std::to_string(addresses.size()));
   if (auto bad = invalid_lane(arch, instr, addresses, active)) throw HwError(where + ": " + bad->reason);

@@ -137,4 +137,6 @@ std::vector<std::vector<int>> phase_lanes(const SmemInstr& instr, bool merged) {
   return out;
 }
 
+bool available_on(const SmemInstr& instr, const Arch& arch) { return arch.sm >= instr.min_sm; }
+
 }  // namespace lp::hw

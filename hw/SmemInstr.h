@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "hw/Arch.h"
+
 namespace lp::hw {
 
 enum class SmemDirection { Load, Store };
@@ -45,6 +47,8 @@ struct SmemInstr {
 /// Throws HwError listing the known names when `name` is unknown, and naming the forms that
 /// replace it when `name` is a retired one (cp.async.4/.8/.16: say .ca or .cg).
 const SmemInstr& smem_instr(std::string_view name);
+/// Whether `arch` has the instruction (the PTX ISA's target requirement, SmemInstr::min_sm).
+bool available_on(const SmemInstr& instr, const Arch& arch);
 const std::vector<SmemInstr>& smem_instr_catalog();
 
 /// Lanes whose addresses the instruction reads: all 32, or 8 per matrix.

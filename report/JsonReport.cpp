@@ -29,6 +29,14 @@ ojson json_report_value(const CheckRun& run) {
     obligations.push_back(std::move(j));
   }
   out["obligations"] = std::move(obligations);
+  ojson assumptions = ojson::array();
+  for (const Note& n : run.assumptions) {
+    ojson j;
+    rules::put_position(j, n.loc);
+    j["message"] = n.message;
+    assumptions.push_back(std::move(j));
+  }
+  out["assumptions"] = std::move(assumptions);
   return out;
 }
 

@@ -83,6 +83,11 @@ const char* obligation_verdict(const Obligation& o) {
 
 std::string obligation_lines(const CheckRun& run) {
   std::string out;
+  for (const Note& n : run.assumptions) {
+    const Position p = position_of(n.loc);
+    const std::string where = p.file.empty() ? "<no location>" : fmt::format("{}:{}:{}", one_line(p.file), p.line, p.column);
+    out += fmt::format("{}: assumes: {}\n", where, one_line(n.message));
+  }
   for (const Obligation* o : sorted_obligations(run.obligations)) {
     const Position p = position_of(o->loc);
     const std::string where = p.file.empty() ? "<no location>" : fmt::format("{}:{}:{}", one_line(p.file), p.line, p.column);

@@ -1,11 +1,15 @@
 // LP002 bank-conflict: every shared-memory access runs in the ideal number of wavefronts (or
 // within the bound an `expect ... wavefronts <= N` allows), with aligned, in-bounds addresses and
-// vectors that cover the consecutive elements they claim. docs/rules/LP002.md
+// vectors that cover the consecutive elements they claim. One rule for both front ends: annotated
+// accesses (a buffer layout and a lane map) and the instructions of compiled kernels (per-lane
+// address terms recovered from PTX, docs/ptx.md). docs/rules/LP002.md
 #include "hw/Arch.h"
+#include "hw/HwError.h"
 #include "rules/Rule.h"
 #include "rules/DeclaredAccess.h"
 #include "rules/RuleSupport.h"
 #include "solver/ParametricConflicts.h"
+#include "solver/SymbolicAccess.h"
 
 namespace lp::rules {
 
@@ -25,6 +29,7 @@ class BankConflictRule : public Rule {
   }
 
   void check(const FileContext& ctx, FindingSink& sink) const override {
+    if (ctx.compiled) check_compiled(ctx, sink);
     for (const annotate::Statement& s : ctx.file.statements) {
       auto* acc = std::get_if<annotate::AccessDecl>(&s.body);
       if (!acc) continue;
@@ -59,6 +64,193 @@ class BankConflictRule : public Rule {
   }
 
  private:
+  // ---- what every conflict finding says, whichever front end found the access ----
+  static std::string conflict_message(const std::string& what, int64_t wavefronts, int64_t ideal) {
+    return fmt::format("{} has bank conflicts: {} wavefronts where {} {} ideal", what, wavefronts, ideal,
+                       ideal == 1 ? "is" : "are");
+  }
+  static std::string words_note(int64_t bank, const std::vector<int64_t>& words) {
+    return fmt::format("bank {} must deliver {} distinct words in that phase: {}", bank, words.size(), join(words, ", "));
+  }
+  // The counterexample's hardware part: the warp's addresses, the instruction and its cost.
+  static BankConflictCex conflict_cex(const hw::SmemInstr& instr, const hw::Arch& arch, int64_t bank,
+                                      std::vector<int64_t> words, int64_t wavefronts, int64_t ideal,
+                                      std::vector<int64_t> lane_addresses, hw::LaneMask active) {
+    BankConflictCex cex;
+    cex.bank = bank;
+    cex.words = std::move(words);
+    cex.wavefronts = wavefronts;
+    cex.ideal = ideal;
+    cex.instruction = instr.name;
+    cex.arch = arch.name;
+    cex.lane_addresses = std::move(lane_addresses);
+    if (active != hw::kAllLanes) cex.active_lanes = active;
+    return cex;
+  }
+
+  // ---- compiled kernels (analyzer/ptx/KernelFacts.h) ----
+  static void check_compiled(const FileContext& ctx, FindingSink& sink) {
+    const ptx::CompiledModule& m = *ctx.compiled;
+    for (const ptx::KernelFacts& k : m.kernels) {
+      for (const auto& [at, message] : k.issues) {
+        rules::Finding f = unknown_finding(at.loc, fmt::format("the shared-memory accesses of {} are checked", k.name), message);
+        f.notes = at.notes;
+        sink.obligation_at(at.loc, fmt::format("{}: every shared-memory access analysed", k.name), false, 0);
+        sink.report_at(at.loc, std::move(f));
+      }
+      for (const ptx::AccessFact& a : k.accesses) judge(ctx, m, k, a, sink);
+    }
+  }
+
+  static void judge(const FileContext& ctx, const ptx::CompiledModule& m, const ptx::KernelFacts& k, const ptx::AccessFact& a,
+                    FindingSink& sink) {
+    const ptx::Site& s = m.site(k, a);
+    auto unknown = [&](const std::string& reason) {
+      rules::Finding f = unknown_finding(a.at.loc, a.what + " is conflict-free", reason);
+      f.notes = a.at.notes;
+      sink.obligation_at(a.at.loc, a.what + " is conflict-free, aligned and in bounds", false, 0);
+      sink.report_at(a.at.loc, std::move(f));
+    };
+    if (a.unknown) return unknown(*a.unknown);
+    SymbolicAccess acc;
+    acc.pool = &m.analysis.pool;
+    acc.address = s.address;
+    acc.active = s.active;
+    acc.active_exact = s.active_exact;
+    acc.instr = a.instr;
+    acc.bytes = s.bytes;
+    acc.address_lanes = a.instr ? hw::address_lane_count(*a.instr) : hw::kWarpLanes;
+    acc.arch = m.arch;
+    acc.base = s.symbol_base;
+    acc.extent = s.extent;
+    acc.free_extents = m.result(k).launch.ntid;
+    SymbolicResult r;
+    try {
+      r = decide_symbolic_access(acc, ctx.config.engine, ctx.config.limits);
+    } catch (const hw::HwError& e) {
+      return unknown(e.what());
+    }
+    const std::string region = s.symbol ? fmt::format("'{}'", ptx::demangled(*s.symbol)) : "shared memory";
+    sink.obligation_at(a.at.loc, a.what + " is aligned", r.alignment.verdict == Verdict::Proven, r.alignment.time_ms, proof_of(r.alignment));
+    sink.obligation_at(a.at.loc, fmt::format("{} stays inside {}", a.what, region), r.bounds.verdict == Verdict::Proven,
+                       r.bounds.time_ms, proof_of(r.bounds));
+    if (a.instr)
+      sink.obligation_at(a.at.loc, a.what + " is conflict-free", r.conflicts.verdict == Verdict::Proven, r.conflicts.time_ms,
+                         proof_of(r.conflicts));
+    compiled_property(m, k, a, a.what + " is aligned", a.what + " is misaligned", r.alignment, sink);
+    compiled_property(m, k, a, fmt::format("{} stays inside {}", a.what, region), fmt::format("{} leaves {}", a.what, region),
+                      r.bounds, sink);
+    if (a.instr) compiled_conflict(m, k, a, *a.instr, r.conflicts, sink);
+    else unknown(r.conflicts.reason);
+  }
+
+  static std::string lanes_text(hw::LaneMask m) {
+    if (m == hw::kAllLanes) return "all 32";
+    std::string s;
+    for (int l = 0; l < hw::kWarpLanes;) {
+      if (!((m >> l) & 1)) {
+        ++l;
+        continue;
+      }
+      int e = l;
+      while (e + 1 < hw::kWarpLanes && ((m >> (e + 1)) & 1)) ++e;
+      s += fmt::format("{}{}", s.empty() ? "" : ",", l == e ? std::to_string(l) : fmt::format("{}-{}", l, e));
+      l = e + 1;
+    }
+    return s;
+  }
+
+  // A uniform unknown as the user knows it: a parameter by its name and position, a shared
+  // symbol demangled.
+  static std::string uniform_name(const ptx::KernelFacts& k, const std::string& name) {
+    for (const auto& [param, shown] : k.uniform_names)
+      if (name == param) return shown;
+      else if (name.rfind(param + "+", 0) == 0) return shown + name.substr(param.size());
+    return ptx::demangled(name);
+  }
+
+  static void witness_notes(const ptx::CompiledModule& m, const ptx::KernelFacts& k, const SymbolicWitness& w,
+                            rules::Finding& f) {
+    if (!w.uniforms.empty()) {
+      std::string u;
+      for (const auto& [name, value] : w.uniforms) u += fmt::format("{}{} = {}", u.empty() ? "" : ", ", uniform_name(k, name), value);
+      add_note(f, "with the uniform values " + u);
+    }
+    if (w.active != hw::kAllLanes) add_note(f, "active lanes: " + lanes_text(w.active));
+    if (!m.arch_note.empty()) add_note(f, m.arch_note);
+  }
+
+  // A refutation for some launches that a condition on the block's shape excludes: reported as
+  // depending on the launch, with one launchable witness, and how to state the launch.
+  static rules::Finding launch_dependent(const ptx::AccessFact& a, const std::string& holds, const SymbolicProperty& p) {
+    rules::Finding f = finding(a.at.loc, fmt::format("{} only for some launches: whenever {}", holds, p.holds_when->text));
+    f.kind = rules::FindingKind::LaunchDependent;
+    add_note(f, fmt::format("at another launch: {}", p.reason));
+    return f;
+  }
+  static void state_the_launch(rules::Finding& f) {
+    add_note(f, "state the launch to decide it: `// layoutproof: launch block(X, Y, Z)` before the kernel, an entry of "
+                "[ptx.launch] in .layoutproof.toml, or `check --launch 'KERNEL: block(X, Y, Z)'` (docs/ptx.md)");
+  }
+
+  static void compiled_property(const ptx::CompiledModule& m, const ptx::KernelFacts& k, const ptx::AccessFact& a,
+                                const std::string& holds, const std::string& failed, const SymbolicProperty& p,
+                                FindingSink& sink) {
+    if (p.verdict == Verdict::Proven) return;
+    if (p.verdict == Verdict::Unknown) {
+      rules::Finding f = unknown_finding(a.at.loc, holds, p.reason);
+      f.notes = a.at.notes;
+      sink.report_at(a.at.loc, std::move(f));
+      return;
+    }
+    const SymbolicWitness& w = *p.witness;
+    rules::Finding f = p.holds_when ? launch_dependent(a, holds, p) : finding(a.at.loc, fmt::format("{}: {}", failed, p.reason));
+    witness_notes(m, k, w, f);
+    if (p.holds_when) state_the_launch(f);
+    for (const Note& n : a.at.notes) f.notes.push_back(n);
+    AccessErrorCex cex;
+    if (w.lane) cex.lane = *w.lane;
+    cex.reason = p.reason;
+    cex.lane_addresses = w.addresses;
+    cex.ptx = PtxOrigin{k.name, a.at.ptx_line, w.uniforms};
+    f.counterexample = std::move(cex);
+    sink.report_at(a.at.loc, std::move(f));
+  }
+
+  static void compiled_conflict(const ptx::CompiledModule& m, const ptx::KernelFacts& k, const ptx::AccessFact& a,
+                                const hw::SmemInstr& instr, const SymbolicProperty& p, FindingSink& sink) {
+    if (p.verdict == Verdict::Proven) return;
+    if (p.verdict == Verdict::Unknown) {
+      rules::Finding f = unknown_finding(a.at.loc, a.what + " is conflict-free", p.reason);
+      f.notes = a.at.notes;
+      sink.report_at(a.at.loc, std::move(f));
+      return;
+    }
+    const SymbolicWitness& w = *p.witness;
+    rules::Finding f = p.holds_when ? launch_dependent(a, a.what + " is conflict-free", p)
+                                    : finding(a.at.loc, conflict_message(a.what, w.wavefronts, w.ideal));
+    if (const auto& lanes = w.bank_lanes)
+      add_note(f, fmt::format("lanes {} and {} access bank {} at byte addresses {} and {} (as {})", lanes->first, lanes->second,
+                              w.bank, w.addresses[static_cast<size_t>(lanes->first)],
+                              w.addresses[static_cast<size_t>(lanes->second)], instr.name));
+    add_note(f, words_note(w.bank, w.words));
+    witness_notes(m, k, w, f);
+    if (p.holds_when) state_the_launch(f);
+    for (const Note& n : a.at.notes) f.notes.push_back(n);
+    // The annotated access's counterexample type, so reports and `layoutproof replay` treat both
+    // alike; no layouts were written.
+    BankConflictCex cex = conflict_cex(instr, *m.arch, w.bank, w.words, w.wavefronts, w.ideal, w.addresses, w.active);
+    cex.opcode = m.site(k, a).opcode;
+    cex.active_lanes = w.active;
+    cex.ptx = PtxOrigin{k.name, a.at.ptx_line, w.uniforms};
+    if (const auto& lanes = w.bank_lanes) {
+      cex.lanes = {lanes->first, lanes->second};
+      cex.addresses = {w.addresses[static_cast<size_t>(lanes->first)], w.addresses[static_cast<size_t>(lanes->second)]};
+    }
+    f.counterexample = std::move(cex);
+    sink.report_at(a.at.loc, std::move(f));
+  }
+
   // ", the buffer's index I (element offset E)", or ", outside the buffer".
   static std::string where_in_buffer(const SmemAccess& access, const std::vector<int64_t>& coord) {
     try {
@@ -248,35 +440,27 @@ class BankConflictRule : public Rule {
     const ConflictWitness& w = *r.conflict;
     rules::Finding f = finding(
         s.loc, bound ? fmt::format("{} needs {} wavefronts, more than the {} expected", what, r.wavefronts, *bound)
-                     : fmt::format("{} has bank conflicts: {} wavefronts where {} {} ideal", what, r.wavefronts, r.ideal, r.ideal == 1 ? "is" : "are"));
+                     : conflict_message(what, r.wavefronts, r.ideal));
     add_note(f, fmt::format("issued instruction {}: lanes {} and {} access bank {} at byte addresses {} and {} "
                             "({} ({}) and ({}))",
                             w.issue, w.lane_a, w.lane_b, w.bank, w.address_a, w.address_b,
                             acc.element_offsets ? "element offsets" : "coordinates", join(w.coord_a), join(w.coord_b)),
              acc.lanes.loc);
-    add_note(f, fmt::format("bank {} must deliver {} distinct words in that phase: {}", w.bank, w.words.size(),
-                            join(w.words, ", ")));
+    add_note(f, words_note(w.bank, w.words));
     if (access.base_period() > access.base_align())
       add_note(f, fmt::format("with the buffer's base at offset {} (alignment {} bytes)", w.base, access.base_align()));
     // Everything a report or a GPU replay needs to redo the access: all 32 lane addresses of the
     // worst instruction, the instruction, the architecture, and the layouts as written.
-    BankConflictCex cex;
+    BankConflictCex cex = conflict_cex(*acc.instr, access.arch(), w.bank, w.words, w.wavefronts, w.ideal,
+                                       access.addresses(w.issue, w.base), access.active());
     cex.issue = w.issue;
     cex.base = w.base;
-    cex.bank = w.bank;
-    cex.words = w.words;
-    cex.wavefronts = w.wavefronts;
-    cex.ideal = w.ideal;
-    cex.instruction = acc.instr->name;
-    cex.arch = access.arch().name;
-    cex.lane_addresses = access.addresses(w.issue, w.base);
     cex.lanes = {w.lane_a, w.lane_b};
     cex.addresses = {w.address_a, w.address_b};
     cex.coordinates = {w.coord_a, w.coord_b};
     cex.smem_layout = smem_text;
     cex.lanes_layout = lanes_text;
     cex.dtype = buf.dtype->name;
-    if (access.active() != hw::kAllLanes) cex.active_lanes = access.active();
     f.counterexample = std::move(cex);
     f.trace = {{buf.layout->loc, fmt::format("'{}' places its elements like this", buf.name.text)},
                {acc.lanes.loc, fmt::format("lanes {} and {} address {} ({}) and ({})", w.lane_a, w.lane_b,

@@ -17,6 +17,7 @@
 
 #include "analyzer/annotate/AnnotationParser.h"
 #include "analyzer/support/Governor.h"
+#include "analyzer/support/ReadFile.h"
 #include "analyzer/support/Version.h"
 #include "rules/BufferGraph.h"
 #include "rules/CuteDefinitions.h"
@@ -31,7 +32,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr uintmax_t kMaxFileBytes = 16u << 20;  // larger files are refused by the scanner too
+constexpr uintmax_t kMaxFileBytes = kMaxSourceFileBytes;  // larger files are refused by the scanner too
 
 bool annotatable(const fs::path& p) {
   static const std::set<std::string> kExt = {".c", ".cc", ".cpp", ".cxx", ".h", ".hpp", ".cu", ".cuh", ".py", ".lp", ".ptx"};
@@ -61,11 +62,13 @@ struct RunContext {
   std::set<std::string> shown;
 };
 
-FileResult check_text(const annotate::ParseResult& parsed, const Config& config, const CuteDefinitions* cute) {
+// Every rule over one file's facts: its annotations, and a compiled module's facts when it is one.
+FileResult check_text(const annotate::ParseResult& parsed, const Config& config, const CuteDefinitions* cute,
+                      const ptx::CompiledModule* compiled = nullptr) {
   FileResult r;
   BufferGraph graph(parsed);
   AlgebraSteps algebra(parsed, graph, config.engine, config.limits);
-  FileContext ctx{parsed, graph, algebra, config, cute};
+  FileContext ctx{parsed, graph, algebra, config, cute, compiled};
   for (const Rule* rule : all_rules()) {
     FindingSink sink(rule->info(), config, r.findings, r.obligations);
     // A rule stopped by the run's budget leaves its remaining obligations undecided: one unknown
@@ -121,17 +124,27 @@ void move_findings(const annotate::ParseResult& parsed, FileResult& r, const Run
   });
 }
 
+// A compiled kernel: the PTX front end's facts (analyzer/ptx/KernelFacts.h) judged by every rule,
+// through the same door as annotations.
+FileResult check_compiled(const std::string& path, std::string text, const CheckOptions& opt) {
+  ptx::FrontEndInputs inputs = opt.ptx;
+  inputs.config_launches = opt.config.ptx_launches;
+  const std::unique_ptr<ptx::CompiledModule> compiled = ptx::read_compiled_module(path, std::move(text), inputs);
+  annotate::ParseResult none;
+  none.source = compiled->ptx;
+  FileResult r = check_text(none, opt.config, nullptr, compiled.get());
+  for (const ptx::KernelFacts& k : compiled->kernels)
+    r.assumptions.push_back(Note{k.where, fmt::format("kernel {}: launched with {}", k.name, k.launch)});
+  return r;
+}
+
 FileResult check_file(const std::string& path, const CheckOptions& opt, const RunContext& run, const ResultCache* cache,
                       bool& stored) {
   std::string why;
   std::optional<std::string> read = read_bounded(path, why);
   if (!read) return FileResult{{unreadable(path, why)}, {}};
   std::string text = std::move(*read);
-  if (is_ptx_path(path)) {  // compiled kernels: the PTX front end (rules/PtxCheck.cpp), not cached
-    FileResult r;
-    check_ptx(path, std::move(text), opt.config, opt.ptx_sources, r.findings, r.obligations);
-    return r;
-  }
+  if (is_ptx_path(path)) return check_compiled(path, std::move(text), opt);  // not cached
   const std::string key =
       cache ? ResultCache::key(path, text, opt.config, mentions_cute(text) ? run.cute_text : "") : std::string();
   annotate::ParseResult parsed = annotate::parse_annotations(path, std::move(text));
@@ -152,6 +165,7 @@ FileResult check_file(const std::string& path, const CheckOptions& opt, const Ru
 
 // Files beyond the scanner's size limit are reported, not read (following a symlink for its size).
 bool too_large(const std::string& path, std::vector<std::string>& errors) {
+  if (is_ptx_path(path)) return false;  // the PTX reader refuses it, as LP011
   std::error_code ec;
   const uintmax_t size = fs::file_size(path, ec);
   if (ec || size <= kMaxFileBytes) return false;
@@ -225,6 +239,10 @@ void walk(const fs::path& dir, const fs::path& root, const std::string& given, i
 }
 
 }  // namespace
+
+bool is_ptx_path(const std::string& path) { return fs::path(path).extension() == ".ptx"; }
+
+bool is_input_error(const rules::Finding& f) { return f.rule_id == "LP011"; }
 
 std::vector<std::string> collect_files(const std::vector<std::string>& paths, std::vector<std::string>& errors) {
   std::vector<std::string> out;
@@ -307,6 +325,7 @@ FileResult check_guarded(const std::string& path, Check&& check) {
 void append(rules::CheckRun& run, FileResult& r) {
   for (auto& f : r.findings) run.findings.push_back(std::move(f));
   for (auto& o : r.obligations) run.obligations.push_back(std::move(o));
+  for (auto& n : r.assumptions) run.assumptions.push_back(std::move(n));
 }
 
 }  // namespace
@@ -369,10 +388,7 @@ rules::CheckRun check_source(const std::string& name, std::string text, const Ch
   run.files = {name};
   FileResult r = check_guarded(name, [&] {
     FileResult checked;
-    if (is_ptx_path(name)) {
-      check_ptx(name, std::move(text), options.config, options.ptx_sources, checked.findings, checked.obligations);
-      return checked;
-    }
+    if (is_ptx_path(name)) return check_compiled(name, std::move(text), options);
     RunContext own;
     annotate::ParseResult parsed = annotate::parse_annotations(name, std::move(text));
     if (mentions_cute(parsed.source->text)) collect_cute_definitions(parsed, own.cute);

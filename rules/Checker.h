@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/ptx/KernelFacts.h"
 #include "rules/Finding.h"
 #include "rules/Config.h"
-#include "rules/PtxCheck.h"
 
 namespace lp::rules {
 
@@ -20,7 +20,10 @@ struct CheckOptions {
   double cache_min_check_ms = 2.0;
   /// Called after each file (done, total, path), from the checking threads one at a time.
   std::function<void(size_t, size_t, const std::string&)> progress;
-  PtxSourcePolicy ptx_sources;  ///< source files PTX findings may quote besides the tree's
+  /// What the PTX front end reads besides the PTX: sources findings may quote besides the tree's,
+  /// `--launch` options, the translation unit's host launches (`--cuda`). The configuration's
+  /// `[ptx.launch]` is added from `config`.
+  ptx::FrontEndInputs ptx;
   /// Files, besides those checked, whose lines a finding on a generated statement may show (the
   /// probe of `layoutproof extract`); see rules/Origins.h.
   std::vector<std::string> shown_files;
@@ -34,6 +37,13 @@ rules::CheckRun check_paths(const std::vector<std::string>& paths, const CheckOp
 /// annotations are written in it (.lp, .py, .cu, ..., or .ptx for a compiled kernel), and
 /// findings are located in `text` under that name. No cache; `options.jobs` is not used.
 rules::CheckRun check_source(const std::string& name, std::string text, const CheckOptions& options);
+
+/// Whether `path` names a PTX file (by its extension): checked by the PTX front end.
+bool is_ptx_path(const std::string& path);
+
+/// True when a finding says an input could not be read as a compiled kernel (LP011): `check`
+/// exits 2 for it.
+bool is_input_error(const rules::Finding& f);
 
 /// The files under `paths` that may hold annotations, in a stable order; problems go to `errors`.
 std::vector<std::string> collect_files(const std::vector<std::string>& paths, std::vector<std::string>& errors);

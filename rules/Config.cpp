@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <toml++/toml.h>
 
+#include "analyzer/annotate/LaunchFacts.h"
+
 #include "analyzer/support/ReadFile.h"
 #include "rules/Rule.h"
 
@@ -93,6 +95,30 @@ Config load_config(const std::string& path) {
   }
 }
 
+namespace {
+
+// `"KERNEL" = "LAUNCH"` of [ptx.launch]: the value is read by the launch reader, located at its
+// own line and column of the file so its diagnostics point there.
+ptx::StatedLaunch stated_launch(std::string_view kernel, const toml::node& value, const std::string& path) {
+  const auto begin = value.source().begin;
+  if (!value.is_string())
+    throw ConfigError(fmt::format("{}:{}:{}: ptx.launch.{} must be a string such as \"block(32, 8)\"", path, begin.line,
+                                  begin.column, kernel));
+  if (kernel.empty()) throw ConfigError(fmt::format("{}:{}:{}: a [ptx.launch] key names no kernel", path, begin.line, begin.column));
+  auto src = std::make_shared<SourceText>();
+  src->name = path;
+  src->text = *value.value<std::string>();
+  src->line_base = begin.line;
+  src->col_base = begin.column + 1;  // after the opening quote
+  try {
+    return ptx::StatedLaunch{std::string(kernel), annotate::parse_launch_text(src)};
+  } catch (const DiagnosticError& e) {
+    throw ConfigError(e.diagnostic().render());
+  }
+}
+
+}  // namespace
+
 Config parse_config(std::string text, const std::string& path) {
   Config c;
   c.text = std::move(text);
@@ -112,6 +138,15 @@ Config parse_config(std::string text, const std::string& path) {
     const std::string sec(section.str());
     const toml::table* tbl = node.as_table();
     if (!tbl) throw ConfigError(where(node, sec) + " must be a table ([" + sec + "])");
+    if (sec == "ptx") {
+      for (auto& kv : *tbl) {
+        const std::string key(kv.first.str());
+        const toml::table* launches = kv.second.as_table();
+        if (key != "launch" || !launches) throw ConfigError(where(kv.second, "ptx." + key) + " is not a known setting ([ptx.launch] is)");
+        for (auto& entry : *launches) c.ptx_launches.push_back(stated_launch(entry.first.str(), entry.second, path));
+      }
+      continue;
+    }
     for (auto& kv : *tbl) {
       const std::string key(kv.first.str());
       const toml::node& v = kv.second;  // not a structured binding: clang-14 cannot capture those
@@ -126,6 +161,12 @@ Config parse_config(std::string text, const std::string& path) {
         c.rule_severity[key] = severity_named(str(), where(v, "rules." + key));
       } else if (sec == "gate" && key == "unknown") {
         c.unknown_severity = severity_named(str(), where(v, "gate.unknown"));
+      } else if (sec == "gate" && key == "launch-dependent") {
+        c.launch_dependent_severity = severity_named(str(), where(v, "gate.launch-dependent"));
+      } else if (sec == "gate" && key == "launch-dependent-fails") {
+        auto b = v.value<bool>();
+        if (!b) throw ConfigError(where(v, "gate.launch-dependent-fails") + " must be true or false");
+        c.launch_dependent_fails = *b;
       } else if (sec == "gate" && key == "time-budget-s") {
         auto n = v.value<int64_t>();
         if (!n || *n < 1 || *n > 86400) throw ConfigError(where(v, "gate.time-budget-s") + " must be an integer in [1, 86400]");

@@ -11,6 +11,10 @@
 //   [gate]
 //   unknown = "error"              # severity of undecided proofs; "off" ignores them
 //   time-budget-s = 600            # the whole run (also `check --time-budget`); then unknowns
+//   launch-dependent = "warning"   # severity of verdicts that hold only for some launches
+//   launch-dependent-fails = false # whether those fail the gate
+//   [ptx.launch]
+//   "transposeNaive" = "block(32, 8)"  # how a compiled kernel is launched (docs/ptx.md)
 //   [cache]
 //   max-mb = 256                   # the result cache's size; least recently used entries go first
 #include <map>
@@ -19,6 +23,7 @@
 #include <string>
 
 #include "analyzer/diag/Diagnostic.h"
+#include "analyzer/ptx/KernelFacts.h"
 #include "rules/Finding.h"
 #include "solver/Result.h"
 #include "analyzer/support/Error.h"
@@ -33,6 +38,12 @@ class ConfigError : public Error {
 struct Config {
   std::map<std::string, std::optional<Severity>> rule_severity;  ///< by id or name; nullopt = off
   std::optional<Severity> unknown_severity = Severity::Error;      ///< nullopt = unknowns ignored
+  /// Findings that hold for some launches only (FindingKind::LaunchDependent): their severity
+  /// (nullopt = not reported) and whether they fail the gate.
+  std::optional<Severity> launch_dependent_severity = Severity::Warning;
+  bool launch_dependent_fails = false;
+  /// `[ptx.launch]`: how compiled kernels are launched, by kernel name.
+  std::vector<ptx::StatedLaunch> ptx_launches;
   Engine engine = Engine::Auto;
   SolverLimits limits;
   /// Seconds for the whole `check` run; proofs asked after it are Unknown. nullopt: no budget.

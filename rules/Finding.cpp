@@ -6,7 +6,7 @@ namespace lp::rules {
 
 bool CheckRun::passes_gate(Severity threshold) const {
   for (const Finding& f : findings)
-    if (f.severity >= threshold) return false;
+    if (f.gates && f.severity >= threshold) return false;
   return true;
 }
 
@@ -83,6 +83,7 @@ const char* kind_name(FindingKind k) {
     case FindingKind::Violation: return "violation";
     case FindingKind::Unknown: return "unknown";
     case FindingKind::Invalid: return "invalid";
+    case FindingKind::LaunchDependent: return "launch-dependent";
   }
   return "violation";
 }
@@ -113,6 +114,7 @@ ojson to_json(const Finding& f) {
   j["trace"] = ojson::array();
   for (const TraceStep& t : f.trace) j["trace"].push_back(located_json(t.loc, t.message));
   j["fingerprint"] = f.fingerprint;
+  j["gates"] = f.gates;
   return j;
 }
 
@@ -128,9 +130,10 @@ Finding finding_from_json(const json& j) {
   if (!known) throw FindingJsonError(fmt::format("severity must be error, warning or note, not '{}'", severity));
   const std::string kind = required_string(j, "kind", where);
   known = false;
-  for (FindingKind k : {FindingKind::Violation, FindingKind::Unknown, FindingKind::Invalid})
+  for (FindingKind k : {FindingKind::Violation, FindingKind::Unknown, FindingKind::Invalid, FindingKind::LaunchDependent})
     if (kind == kind_name(k)) f.kind = k, known = true;
-  if (!known) throw FindingJsonError(fmt::format("kind must be violation, unknown or invalid, not '{}'", kind));
+  if (!known)
+    throw FindingJsonError(fmt::format("kind must be violation, unknown, invalid or launch-dependent, not '{}'", kind));
   f.loc = position_from_json(j, where);
   f.message = required_string(j, "message", where);
   f.notes = located_items<Note>(j, "notes", where);
@@ -139,6 +142,10 @@ Finding finding_from_json(const json& j) {
   if (const json* fp = member(j, "fingerprint")) {
     if (!fp->is_string()) throw FindingJsonError("fingerprint must be a string");
     f.fingerprint = fp->get<std::string>();
+  }
+  if (const json* g = member(j, "gates")) {
+    if (!g->is_boolean()) throw FindingJsonError("gates must be true or false");
+    f.gates = g->get<bool>();
   }
   return f;
 }

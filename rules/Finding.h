@@ -40,6 +40,10 @@ enum class FindingKind {
   Violation,  ///< a property was refuted; the counterexample was re-checked by evaluation
   Unknown,    ///< the solver could not decide (timeout, too large); fails the gate by default
   Invalid,    ///< the annotation itself is wrong (e.g. names an undeclared buffer)
+  /// Refuted for some launches and proven under a condition on the launch (a compiled kernel whose
+  /// launch is not known): the counterexample is one launchable witness; does not fail the gate
+  /// unless `[gate] launch-dependent-fails` says so.
+  LaunchDependent,
 };
 
 struct Finding {
@@ -54,6 +58,8 @@ struct Finding {
   /// Stable identity for baselines: independent of line numbers, so a finding moved by an edit
   /// above it stays baselined (rule id + file + the annotation's normalised text).
   std::string fingerprint;
+  /// Whether the finding counts for the CI gate (a launch-dependent one by default does not).
+  bool gates = true;
 };
 
 /// What a decided obligation rests on (`check --verbose`, `--show-proven`, the JSON report):
@@ -85,6 +91,9 @@ struct CheckRun {
   std::vector<RuleInfo> rules;  ///< every rule that ran, for metadata
   std::vector<Finding> findings;
   std::vector<Obligation> obligations;
+  /// What the verdicts rest on besides the code: each compiled kernel's launch domain and where it
+  /// comes from (`check --verbose`, the JSON report's "assumptions").
+  std::vector<Note> assumptions;
   std::vector<std::string> files;  ///< every file checked, as given (relative paths stay relative)
   size_t baselined = 0;            ///< findings accepted by the baseline and left out of `findings`
   /// The findings the baseline accepted (apply_baseline moves them here and counts them in
@@ -103,7 +112,7 @@ std::optional<ProofSummary> proof_from_json(const nlohmann::json& j);
 /// The path of a location's file as the report should show it ("" without a source).
 std::string file_of(const SourceLoc& loc);
 
-/// "violation", "unknown", "invalid".
+/// "violation", "unknown", "invalid", "launch-dependent".
 const char* kind_name(FindingKind k);
 
 /// A location as the JSON report writes it: "file", "line", "column" (1-based, columns in bytes),

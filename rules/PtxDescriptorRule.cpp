@@ -1,8 +1,9 @@
 // LP010 not-per-lane: a shared-memory access in PTX that has no per-lane addresses (TMA bulk
 // copies, wgmma and tcgen05 descriptors, mbarrier objects, wmma fragments): reported for
-// information, its banks are not checked. Found by the PTX checker (rules/PtxCheck.cpp);
-// annotations never produce it. docs/rules/LP010.md
+// information, its banks are not checked. From the PTX front end's facts; annotations never
+// produce it. docs/rules/LP010.md
 #include "rules/Rule.h"
+#include "rules/RuleSupport.h"
 
 namespace lp::rules {
 
@@ -20,7 +21,16 @@ class PtxDescriptorRule : public Rule {
         "docs/rules/LP010.md", Severity::Note, {"ptx", "banks"}};
     return kInfo;
   }
-  void check(const FileContext&, FindingSink&) const override {}  // PTX only (rules/PtxCheck.cpp)
+  void check(const FileContext& ctx, FindingSink& sink) const override {
+    if (!ctx.compiled) return;
+    for (const ptx::KernelFacts& k : ctx.compiled->kernels)
+      for (const ptx::AccessFact& a : k.descriptors) {
+        rules::Finding f = finding(a.at.loc, fmt::format("{} is not a per-lane shared-memory access ({}); its banks are not checked",
+                                                         a.what, ctx.compiled->site(k, a).note));
+        f.notes = a.at.notes;
+        sink.report_at(a.at.loc, std::move(f));
+      }
+  }
 };
 
 }  // namespace

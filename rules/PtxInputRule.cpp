@@ -1,7 +1,8 @@
 // LP011 ptx-input: a PTX file that cannot be read (malformed, truncated, an unknown instruction,
-// past the reader's limits), or a CUDA file nvcc could not compile. `check` exits 2 for it. Found
-// by the PTX checker (rules/PtxCheck.cpp); annotations never produce it. docs/rules/LP011.md
+// past the reader's limits), or a CUDA file nvcc could not compile. `check` exits 2 for it. From the
+// PTX front end's facts; annotations never produce it. docs/rules/LP011.md
 #include "rules/Rule.h"
+#include "rules/RuleSupport.h"
 
 namespace lp::rules {
 
@@ -18,7 +19,14 @@ class PtxInputRule : public Rule {
         "docs/rules/LP011.md", Severity::Error, {"ptx", "input"}};
     return kInfo;
   }
-  void check(const FileContext&, FindingSink&) const override {}  // PTX only (rules/PtxCheck.cpp)
+  void check(const FileContext& ctx, FindingSink& sink) const override {
+    if (!ctx.compiled || !ctx.compiled->read_error) return;
+    const Diagnostic& d = *ctx.compiled->read_error;
+    rules::Finding f = finding(d.loc, d.message);
+    f.kind = rules::FindingKind::Invalid;
+    f.notes = d.notes;
+    sink.report_at(d.loc, std::move(f));
+  }
 };
 
 }  // namespace

@@ -79,6 +79,11 @@ void FindingSink::report_at(const SourceLoc& loc, rules::Finding f, Severity flo
   std::optional<Severity> sev = config_.severity_of(rule_);
   if (!sev) return;
   if (f.kind == rules::FindingKind::Unknown && !(sev = config_.unknown_severity)) return;
+  if (f.kind == rules::FindingKind::LaunchDependent) {
+    if (!(sev = config_.launch_dependent_severity)) return;
+    floor = *sev;
+    f.gates = config_.launch_dependent_fails;
+  }
   f.rule_id = rule_.id;
   f.severity = floor == Severity::Warning ? Severity::Warning : *sev;  // a parser warning stays one
   f.fingerprint = fingerprint_of(rule_, loc, f.message);
@@ -88,6 +93,12 @@ void FindingSink::report_at(const SourceLoc& loc, rules::Finding f, Severity flo
 void FindingSink::obligation(const annotate::Statement& stmt, SourceLoc loc, std::string description, bool passed,
                              double time_ms, std::optional<rules::ProofSummary> proof) {
   if (stmt.instance) description = fmt::format("[{}] {}", stmt.instance->label, description);
+  obligations_.push_back(rules::Obligation{rule_.id, std::move(loc), std::move(description), passed, time_ms, std::move(proof)});
+}
+
+void FindingSink::obligation_at(SourceLoc loc, std::string description, bool passed, double time_ms,
+                                std::optional<rules::ProofSummary> proof) {
+  if (!config_.severity_of(rule_)) return;  // the rule is off
   obligations_.push_back(rules::Obligation{rule_.id, std::move(loc), std::move(description), passed, time_ms, std::move(proof)});
 }
 

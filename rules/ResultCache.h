@@ -28,6 +28,7 @@ namespace lp::rules {
 struct FileResult {
   std::vector<rules::Finding> findings;
   std::vector<rules::Obligation> obligations;
+  std::vector<Note> assumptions;  ///< CheckRun::assumptions of this file
 };
 
 struct CacheOptions {

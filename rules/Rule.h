@@ -3,14 +3,16 @@
 // stable id, a name, a docs page (docs/rules/<id>.md) and tests; a rule registers itself with
 // LP_REGISTER_RULE, so adding a rule is adding one file.
 //
-// A rule looks at one file's annotations (its statements and the buffer graph built from them)
-// and reports findings and the obligations it decided through a FindingSink, which applies the
-// statement's `allow` suppressions and the configured severity.
+// A rule looks at one file's facts, whatever front end produced them: the annotations (their
+// statements and the buffer graph built from them) and, for a compiled kernel, the PTX front end's
+// facts (analyzer/ptx/KernelFacts.h). It reports findings and the obligations it decided through a
+// FindingSink, which applies the statement's `allow` suppressions and the configured severity.
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "analyzer/ptx/KernelFacts.h"
 #include "rules/Finding.h"
 #include "rules/AlgebraSteps.h"
 #include "rules/BufferGraph.h"
@@ -26,6 +28,8 @@ struct FileContext {
   const AlgebraSteps& algebra;
   const Config& config;
   const CuteDefinitions* cute = nullptr;  ///< every `cute "EXPR" = LAYOUT` of the run (rule LP012)
+  /// A compiled module's facts (a .ptx file); then `file` holds no statements.
+  const ptx::CompiledModule* compiled = nullptr;
 };
 
 /// The layout `name` stands for: a buffer's declared layout, or the layout a compose/divide
@@ -53,12 +57,18 @@ class FindingSink {
   /// the finding is about) drops it.
   void report(const annotate::Statement& stmt, rules::Finding finding,
               std::initializer_list<const annotate::Statement*> related = {});
-  /// Reports a finding that belongs to no statement (a diagnostic of the file itself) with the
-  /// configured severity; a diagnostic that was only a warning stays a warning.
-  void report_at(const SourceLoc& loc, rules::Finding finding, Severity diagnostic_severity);
+  /// Reports a finding that belongs to no statement (a diagnostic of the file itself, a compiled
+  /// instruction) with the configured severity; a diagnostic that was only a warning stays a
+  /// warning. A launch-dependent finding takes `[gate] launch-dependent` and gates only when
+  /// `[gate] launch-dependent-fails` says so.
+  void report_at(const SourceLoc& loc, rules::Finding finding, Severity diagnostic_severity = Severity::Error);
   /// Records a decided obligation (passed or not) for statistics and JUnit.
   void obligation(const annotate::Statement& stmt, SourceLoc loc, std::string description, bool passed, double time_ms,
                   std::optional<rules::ProofSummary> proof = std::nullopt);
+  /// The same for an obligation that belongs to no statement (a compiled instruction); nothing when
+  /// the rule is off.
+  void obligation_at(SourceLoc loc, std::string description, bool passed, double time_ms,
+                     std::optional<rules::ProofSummary> proof = std::nullopt);
 
  private:
   const rules::RuleInfo& rule_;

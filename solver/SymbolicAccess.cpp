@@ -35,11 +35,11 @@ struct Domain {
   uint64_t first = 0, step = 1, count = 0;
 };
 
-Domain domain_of(const term::VarInfo& v) {
+Domain domain_of(const term::VarDomain& v, int width) {
   Domain d;
   const int a = std::min(v.align_log2, 63);
   d.step = uint64_t{1} << a;
-  const uint64_t lo = v.lo, hi = std::min(v.hi, term::mask_of(v.width));
+  const uint64_t lo = v.lo, hi = std::min(v.hi, term::mask_of(width));
   if (lo > hi) return d;
   const uint64_t first = (lo + d.step - 1) & ~(d.step - 1);
   if (first < lo || first > hi) return d;
@@ -66,12 +66,14 @@ struct Warp {
   std::vector<int64_t> addresses = std::vector<int64_t>(hw::kWarpLanes, 0);
   std::vector<int64_t> offsets = std::vector<int64_t>(hw::kWarpLanes, 0);
   hw::LaneMask active = 0;
+  int64_t extent = 0;
 };
 
 Warp evaluate_warp(const SymbolicAccess& a, term::Evaluator& ev) {
   Warp w;
   const TermPool& P = *a.pool;
   const uint64_t base = a.base ? ev.value_of(*a.base) : 0;
+  w.extent = static_cast<int64_t>(ev.eval(a.extent));
   for (int lane = 0; lane < hw::kWarpLanes; ++lane) {
     ev.set(P.lane_var(), static_cast<uint64_t>(lane));
     const uint64_t addr = ev.eval(a.address);
@@ -95,8 +97,7 @@ std::vector<std::pair<std::string, int64_t>> uniform_values(const TermPool& P, c
 std::optional<std::string> approximated_in(const TermPool& P, const std::vector<VarId>& vars, term::Evaluator& ev) {
   for (VarId v : vars)
     if (P.var(v).over_approximated)
-      return fmt::format("{} = {}, a loop value the model over-approximates (the loop may never produce it)",
-                         P.var(v).name, term::to_signed(ev.value_of(v), P.var(v).width));
+      return fmt::format("{} = {}, {}", P.var(v).name, term::to_signed(ev.value_of(v), P.var(v).width), P.var(v).reason);
   return std::nullopt;
 }
 
@@ -111,7 +112,7 @@ std::optional<int> outside_lane(const SymbolicAccess& a, const Warp& w) {
   for (int l = 0; l < a.address_lanes; ++l) {
     if (!((w.active >> l) & 1)) continue;
     const int64_t off = a.base ? w.offsets[static_cast<size_t>(l)] : w.addresses[static_cast<size_t>(l)];
-    if (off < 0 || off > a.extent - a.bytes) return l;
+    if (off < 0 || off > w.extent - a.bytes) return l;
   }
   return std::nullopt;
 }
@@ -212,7 +213,8 @@ class Z3Terms {
   /// Symbolic lanes: at(t, symbolic(k)) evaluates `t` at the k-th lane variable (k < 2).
   static constexpr int symbolic(int k) { return -2 - k; }
 
-  Z3Terms(z3::context& ctx, const TermPool& P) : ctx_(ctx), P_(P), memo_(hw::kWarpLanes + 3) {}
+  Z3Terms(z3::context& ctx, const TermPool& P, const std::map<VarId, term::VarDomain>& narrowed)
+      : ctx_(ctx), P_(P), narrowed_(narrowed), memo_(hw::kWarpLanes + 3) {}
 
   /// `t` for one lane (0..31), a symbolic lane, or lane-free (-1: the term must not depend on the lane).
   z3::expr at(TermId t, int lane) {
@@ -272,9 +274,11 @@ class Z3Terms {
     z3::expr d = ctx_.bool_val(true);
     for (auto& [v, e] : uniforms_) {
       const auto& info = P_.var(v);
+      auto it = narrowed_.find(v);
+      const term::VarDomain dom = it != narrowed_.end() ? it->second : term::VarDomain{info.lo, info.hi, info.align_log2};
       const unsigned w = static_cast<unsigned>(info.width);
-      d = d && z3::ule(ctx_.bv_val(info.lo, w), e) && z3::ule(e, ctx_.bv_val(std::min(info.hi, term::mask_of(info.width)), w));
-      const int a = std::min(info.align_log2, info.width);
+      d = d && z3::ule(ctx_.bv_val(dom.lo, w), e) && z3::ule(e, ctx_.bv_val(std::min(dom.hi, term::mask_of(info.width)), w));
+      const int a = std::min(dom.align_log2, info.width);
       if (a > 0) d = d && e.extract(static_cast<unsigned>(a - 1), 0) == ctx_.bv_val(0, static_cast<unsigned>(a));
     }
     return d;
@@ -306,16 +310,21 @@ class Z3Terms {
 
   z3::context& ctx_;
   const TermPool& P_;
+  const std::map<VarId, term::VarDomain>& narrowed_;
   std::vector<std::unordered_map<TermId, z3::expr>> memo_;
   std::map<VarId, z3::expr> uniforms_;
   std::vector<z3::expr> lanes_;
 };
 
+// ---- the decision ----
+
+enum class Property { Conflicts, Alignment, Bounds };
+
 class Decider {
  public:
   Decider(const SymbolicAccess& a, Engine engine, const SolverLimits& limits) : a_(a), P_(*a.pool), engine_(engine), limits_(limits) {
     std::set<VarId> vs;
-    for (TermId t : {a.address, a.active})
+    for (TermId t : {a.address, a.active, a.extent})
       for (VarId v : P_.vars_of(t))
         if (P_.var(v).kind != VarKind::Lane) vs.insert(v);
     if (a.base) vs.insert(*a.base);
@@ -328,19 +337,33 @@ class Decider {
   // joint enumeration of every uniform value when there are few (one pass answers all three), else
   // for conflicts and alignment the enumeration of warp-relative configurations (residues), which
   // has limits of its own; its Z3 form covers all 32 lanes; refutations are re-checked on the
-  // witness's warp.
-  SymbolicResult run() {
-    SymbolicResult r;
-    if (a_.instr) r.conflicts = decide(obligation(Property::Conflicts), engine_, limits_);
-    else r.conflicts.reason = "no bank model for this instruction (shared-memory atomics were not measured)";
-    r.alignment = decide(obligation(Property::Alignment), engine_, limits_);
-    r.bounds = decide(obligation(Property::Bounds), engine_, limits_);
-    for (const SymbolicProperty* p : {&r.conflicts, &r.alignment, &r.bounds})
-      if (p->verdict == Verdict::Unknown && p->engine == Engine::Z3) renew_context();  // it may be spent
-    return r;
+  // witness's warp, then moved to the smallest values that still show them.
+  SymbolicProperty decide_property(Property which) {
+    if (which == Property::Conflicts && !a_.instr) {
+      SymbolicProperty p;
+      p.reason = "no bank model for this instruction (shared-memory atomics were not measured)";
+      return p;
+    }
+    SymbolicProperty p = decide(obligation(which), engine_, limits_);
+    if (p.verdict == Verdict::Unknown && p.engine == Engine::Z3) renew_context();  // it may be spent
+    return p;
   }
 
  private:
+  // ---- domains ----
+  term::VarDomain dom(VarId v) const {
+    auto it = a_.narrowed.find(v);
+    if (it != a_.narrowed.end()) return it->second;
+    const auto& info = P_.var(v);
+    return term::VarDomain{info.lo, info.hi, info.align_log2};
+  }
+  Domain domain(VarId v) const { return domain_of(dom(v), P_.var(v).width); }
+  bool in_domain(VarId v, uint64_t x) const {
+    const term::VarDomain d = dom(v);
+    return x >= d.lo && x <= std::min(d.hi, term::mask_of(P_.var(v).width)) &&
+           (d.align_log2 == 0 || (x & ((uint64_t{1} << std::min(d.align_log2, 63)) - 1)) == 0);
+  }
+
   // ---- outcome helpers ----
   SymbolicProperty proven(Engine e) {
     SymbolicProperty p;
@@ -355,8 +378,53 @@ class Decider {
     p.reason = std::move(why);
     return p;
   }
-  /// A refutation, after checking that it does not rest on over-approximated activity or values.
-  SymbolicProperty refuted(Engine e, SymbolicWitness w, term::Evaluator& ev, const std::string& summary) {
+
+  // ---- what the values of `ev` do ----
+
+  /// The violation of `which` by the warp at `ev`'s values, as a witness with its summary; nullopt
+  /// when the warp satisfies the property (or does not execute).
+  std::optional<std::pair<SymbolicWitness, std::string>> violation(Property which, term::Evaluator& ev) const {
+    const Warp w = evaluate_warp(a_, ev);
+    if (w.active == 0) return std::nullopt;
+    SymbolicWitness x;
+    x.addresses = w.addresses;
+    x.active = w.active;
+    x.extent = w.extent;
+    switch (which) {
+      case Property::Alignment: {
+        const auto l = misaligned_lane(a_, w);
+        if (!l) return std::nullopt;
+        x.lane = *l;
+        return std::pair{x, fmt::format("lane {} accesses address {}, not a multiple of {}", *l,
+                                        w.addresses[static_cast<size_t>(*l)], a_.bytes)};
+      }
+      case Property::Bounds: {
+        const auto l = outside_lane(a_, w);
+        if (!l) return std::nullopt;
+        x.lane = *l;
+        return std::pair{x, bounds_summary(*l, w.offsets[static_cast<size_t>(*l)], w.addresses[static_cast<size_t>(*l)], w.extent)};
+      }
+      case Property::Conflicts:
+        break;
+    }
+    if (misaligned_lane(a_, w)) return std::nullopt;  // the alignment obligation covers it
+    auto c = conflict_of(a_, w.addresses, w.active);
+    if (!c) return std::nullopt;
+    c->extent = w.extent;
+    return std::pair{*c, conflict_summary(*c)};
+  }
+
+  /// A refutation at `ev`'s values, after checking that it does not rest on over-approximated
+  /// activity or values; unknown when the values do not violate the property after all.
+  SymbolicProperty confirm(Property which, Engine e, term::Evaluator& ev) {
+    auto v = violation(which, ev);
+    if (!v && (opaque_ || !activity_known_))
+      return unknown(e, fmt::format("a violation is possible for values the model does not know ({})",
+                                    P_.opaque(a_.active) ? P_.opaque_reason(a_.active)
+                                    : P_.opaque(a_.address) ? P_.opaque_reason(a_.address)
+                                                            : "lanes that leave a loop early"));
+    if (!v) return unknown(e, "internal: the solver's witness does not re-check");
+    auto& [w, summary] = *v;
     if (!activity_known_)
       return unknown(e, fmt::format("{} when every lane that may execute it does, but which lanes execute it is not "
                                     "modelled ({})", summary, P_.opaque(a_.active) ? P_.opaque_reason(a_.active)
@@ -372,8 +440,6 @@ class Decider {
   }
 
   // ---- the obligations ----
-  enum class Property { Conflicts, Alignment, Bounds };
-
   Obligation<SymbolicProperty> obligation(Property which) {
     Obligation<SymbolicProperty> o;
     o.no_f2 = "the f2 engine decides layouts, not accesses recovered from PTX";
@@ -405,6 +471,7 @@ class Decider {
       return enumerable() || which == Property::Conflicts || (which == Property::Alignment && residue_alignment_);
     };
     o.confirm = [this, which](SymbolicProperty& p) { return recheck(p, which); };
+    o.minimize = [this, which](SymbolicProperty& p) { return minimise(p, which); };
     return o;
   }
 
@@ -427,18 +494,22 @@ class Decider {
     Warp w;
     w.addresses = x.addresses;
     w.active = x.active;
+    w.extent = x.extent;
     if (w.addresses.size() != static_cast<size_t>(hw::kWarpLanes)) return "the witness does not give every lane's address";
     if (!opaque_) {
       // Every unknown is uniform: the witness lists them in the order of vars_.
       if (x.uniforms.size() != vars_.size()) return "the witness does not give every unknown's value";
       term::Evaluator ev(P_);
-      for (size_t k = 0; k < vars_.size(); ++k)
-        ev.set(vars_[k], static_cast<uint64_t>(x.uniforms[k].second) & term::mask_of(P_.var(vars_[k]).width));
+      for (size_t k = 0; k < vars_.size(); ++k) {
+        const uint64_t value = static_cast<uint64_t>(x.uniforms[k].second) & term::mask_of(P_.var(vars_[k]).width);
+        if (!in_domain(vars_[k], value)) return fmt::format("the witness's {} = {} is outside its domain", x.uniforms[k].first, x.uniforms[k].second);
+        ev.set(vars_[k], value);
+      }
       const Warp again = evaluate_warp(a_, ev);
       // A conflict's witness lists the addresses moved by whole bank periods (normalised).
       const auto shown = which == Property::Conflicts ? normalised(a_, again.addresses, again.active)
                                                       : std::optional<std::vector<int64_t>>(again.addresses);
-      if (!shown || *shown != w.addresses || again.active != w.active)
+      if (!shown || *shown != w.addresses || again.active != w.active || again.extent != w.extent)
         return "the address terms at the witness's values give another warp";
       w = again;
     } else if (a_.base) {
@@ -469,12 +540,93 @@ class Decider {
     return std::nullopt;
   }
 
+  // The counterexample people read. First, for a conflict, the block extents the launch leaves
+  // free are set to the whole-warp block that costs the most wavefronts (a warp as the kernel is
+  // run, not a block of two threads); then each unknown in turn (the warp first) moves to the
+  // smallest value of its domain that still shows the violation (for a conflict, at least as many
+  // wavefronts), trying its domain's first value and the value with its low bits cleared.
+  bool minimise(SymbolicProperty& p, Property which) {
+    if (opaque_ || !p.witness || p.witness->uniforms.size() != vars_.size()) return false;
+    term::Evaluator ev(P_);
+    for (size_t k = 0; k < vars_.size(); ++k)
+      ev.set(vars_[k], static_cast<uint64_t>(p.witness->uniforms[k].second) & term::mask_of(P_.var(vars_[k]).width));
+    bool changed = false;
+    int64_t wavefronts = p.witness->wavefronts;
+    if (which == Property::Conflicts)
+      for (const auto& extent : a_.free_extents) {
+        if (!extent || !std::count(vars_.begin(), vars_.end(), *extent)) continue;
+        uint64_t best = ev.value_of(*extent);
+        const Domain d = domain(*extent);
+        for (uint64_t x = hw::kWarpLanes; d.count > 0 && x <= d.first + (d.count - 1) * d.step; x *= 2) {
+          if (!in_domain(*extent, x)) continue;
+          ev.set(*extent, x);
+          auto v = violation(which, ev);
+          if (v && v->first.wavefronts > wavefronts && !approximated_in(P_, vars_, ev)) {
+            wavefronts = v->first.wavefronts;
+            best = x;
+            changed = true;
+          }
+          ev.set(*extent, best);
+        }
+      }
+    auto still = [&](term::Evaluator& e) {
+      auto v = violation(which, e);
+      return v && (which != Property::Conflicts || v->first.wavefronts >= wavefronts) && !approximated_in(P_, vars_, e);
+    };
+    std::vector<size_t> order(vars_.size());
+    for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::stable_partition(order.begin(), order.end(), [&](size_t k) { return P_.var(vars_[k]).name == "warp"; });
+    for (int pass = 0; pass < 2; ++pass) {
+      for (size_t k : order) {
+        const VarId v = vars_[k];
+        const uint64_t now = ev.value_of(v);
+        const Domain d = domain(v);
+        std::vector<uint64_t> tries;
+        if (d.count > 0) tries.push_back(d.first);
+        for (int bit = 63; bit > 0; --bit) tries.push_back(now & ~((uint64_t{1} << bit) - 1));
+        std::sort(tries.begin(), tries.end());
+        tries.erase(std::unique(tries.begin(), tries.end()), tries.end());
+        uint64_t best = now;
+        for (uint64_t x : tries) {
+          checkpoint();
+          if (x >= best) break;
+          if (!in_domain(v, x)) continue;
+          ev.set(v, x);
+          if (still(ev)) {
+            best = x;
+            break;
+          }
+          ev.set(v, best);
+        }
+        // Then a bisection below it, for violations that hold from some value on (a block larger
+        // than a buffer, a warp past its end).
+        for (uint64_t lo = d.first; d.count > 0 && lo < best;) {
+          checkpoint();
+          uint64_t mid = lo + (best - lo) / 2;
+          mid -= (mid - d.first) % d.step;
+          if (mid >= best) break;
+          ev.set(v, mid);
+          if (still(ev)) best = mid;
+          else lo = mid + d.step;
+          ev.set(v, best);
+        }
+        changed |= best != now;
+      }
+    }
+    if (!changed) return false;
+    SymbolicProperty smaller = confirm(which, p.engine, ev);
+    if (smaller.verdict != Verdict::Refuted) return false;
+    smaller.time_ms = p.time_ms;
+    p = std::move(smaller);
+    return true;
+  }
+
   // ---- exhaustive enumeration of every uniform value ----
   bool enumerable() const {
     if (opaque_) return false;
     uint64_t points = 1;
     for (VarId v : vars_) {
-      const Domain d = domain_of(P_.var(v));
+      const Domain d = domain(v);
       if (d.count == 0 || d.count > kExhaustiveLimit / points) return false;
       points *= d.count;
     }
@@ -496,7 +648,7 @@ class Decider {
     uint64_t points = 1;
     std::vector<Domain> doms;
     for (VarId v : vars_) {
-      doms.push_back(domain_of(P_.var(v)));
+      doms.push_back(domain(v));
       points *= doms.back().count;
     }
     Stopwatch clock;
@@ -505,32 +657,15 @@ class Decider {
     std::optional<SymbolicProperty> conflicts, alignment, bounds;
     std::optional<std::string> conflict_gap;
     for (uint64_t p = 0; p < points; ++p) {
+      checkpoint();
       for (size_t k = 0; k < vars_.size(); ++k) ev.set(vars_[k], doms[k].first + index[k] * doms[k].step);
       const Warp w = evaluate_warp(a_, ev);
       if (w.active != 0) {
-        if (!alignment)
-          if (auto l = misaligned_lane(a_, w)) {
-            SymbolicWitness x;
-            x.lane = *l;
-            x.addresses = w.addresses;
-            x.active = w.active;
-            alignment = refuted(Engine::Enum, x, ev, fmt::format("lane {} accesses address {}, not a multiple of {}", *l,
-                                                                 w.addresses[static_cast<size_t>(*l)], a_.bytes));
-          }
-        if (!bounds)
-          if (auto l = outside_lane(a_, w)) {
-            SymbolicWitness x;
-            x.lane = *l;
-            x.addresses = w.addresses;
-            x.active = w.active;
-            bounds = refuted(Engine::Enum, x, ev, bounds_summary(*l, w.offsets[static_cast<size_t>(*l)], w.addresses[static_cast<size_t>(*l)]));
-          }
+        if (!alignment && misaligned_lane(a_, w)) alignment = confirm(Property::Alignment, Engine::Enum, ev);
+        if (!bounds && outside_lane(a_, w)) bounds = confirm(Property::Bounds, Engine::Enum, ev);
         if (want_conflicts && !conflicts && !misaligned_lane(a_, w)) {
-          if (!normalised(a_, w.addresses, w.active)) {
-            conflict_gap = "the lanes' addresses span more than the architecture's shared memory";
-          } else if (auto c = conflict_of(a_, w.addresses, w.active)) {
-            conflicts = refuted(Engine::Enum, *c, ev, conflict_summary(*c));
-          }
+          if (!normalised(a_, w.addresses, w.active)) conflict_gap = "the lanes' addresses span more than the architecture's shared memory";
+          else if (conflict_of(a_, w.addresses, w.active)) conflicts = confirm(Property::Conflicts, Engine::Enum, ev);
         }
       }
       for (size_t k = 0; k < index.size(); ++k) {
@@ -549,10 +684,10 @@ class Decider {
   std::string conflict_summary(const SymbolicWitness& w) const {
     return fmt::format("{} wavefronts where {} {} ideal", w.wavefronts, w.ideal, w.ideal == 1 ? "is" : "are");
   }
-  std::string bounds_summary(int lane, int64_t offset, int64_t address) const {
+  std::string bounds_summary(int lane, int64_t offset, int64_t address, int64_t extent) const {
     if (a_.base)
-      return fmt::format("lane {} accesses byte offset {} of a {}-byte buffer", lane, offset, a_.extent);
-    return fmt::format("lane {} accesses shared address {}, outside the {} bytes of shared memory", lane, address, a_.extent);
+      return fmt::format("lane {} accesses byte offset {} of a {}-byte buffer", lane, offset, extent);
+    return fmt::format("lane {} accesses shared address {}, outside the {} bytes of shared memory", lane, address, extent);
   }
 
   // ---- residues: the warp's addresses are a lane part over small unknowns plus a uniform offset ----
@@ -569,19 +704,49 @@ class Decider {
     std::set<VarId> small;
     for (const auto& [atom, coef] : lane_atoms)
       for (VarId v : P_.vars_of(atom)) small.insert(v);
-    for (TermId c : lane_conds)
-      for (VarId v : P_.vars_of(c)) small.insert(v);
     small.erase(P_.lane_var());
-    std::vector<VarId> evars(small.begin(), small.end());
     uint64_t points = 1;
-    std::vector<Domain> doms;
-    for (VarId v : evars) {
+    for (VarId v : small) {
       if (P_.var(v).kind != VarKind::Uniform) return unknown(Engine::Enum, "the lane part of the address is not modelled");
-      doms.push_back(domain_of(P_.var(v)));
-      if (doms.back().count == 0 || doms.back().count > kResidueLimit / points)
+      const Domain d = domain(v);
+      if (d.count == 0 || d.count > kResidueLimit / points)
         return unknown(Engine::Enum, "the lane part of the address depends on unknowns with many values");
-      points *= doms.back().count;
+      points *= d.count;
     }
+    // A lane condition over unknowns with few values is evaluated in each configuration; one over
+    // unknowns with many (the block's size in `t < ntid.x*ntid.y*ntid.z`) is deferred: the
+    // configurations assume it holds, which for an instruction that never merges can only add
+    // lanes, and so wavefronts (a proof covers every subset); a conflict found is realised with it
+    // holding at the lanes that show it.
+    std::vector<TermId> evaluated_conds, deferred_conds;
+    for (TermId c : lane_conds) {
+      std::set<VarId> more;
+      for (VarId v : P_.vars_of(c))
+        if (v != P_.lane_var() && !small.count(v)) more.insert(v);
+      uint64_t extra = 1;
+      bool few = true;
+      for (VarId v : more) {
+        const Domain d = domain(v);
+        if (P_.var(v).kind != VarKind::Uniform || d.count == 0 || d.count > kResidueLimit / (points * extra)) {
+          few = false;
+          break;
+        }
+        extra *= d.count;
+      }
+      if (few && points * extra <= kResidueLimit) {
+        small.insert(more.begin(), more.end());
+        points *= extra;
+        evaluated_conds.push_back(c);
+      } else {
+        deferred_conds.push_back(c);
+      }
+    }
+    const bool mergeable = a_.instr->mergeable && a_.arch->load_merging;
+    if (!deferred_conds.empty() && mergeable)
+      return unknown(Engine::Enum, "which lanes execute this load depends on unknowns with many values, and whether it merges depends on them");
+    std::vector<VarId> evars(small.begin(), small.end());
+    std::vector<Domain> doms;
+    for (VarId v : evars) doms.push_back(domain(v));
     const int64_t period = int64_t{a_.arch->banks} * a_.arch->bank_bytes;
     int tz = __builtin_ctzll(sum.constant | (uint64_t{1} << 32));
     for (const auto& [atom, coef] : uniform_atoms)
@@ -593,10 +758,11 @@ class Decider {
     term::Evaluator ev(P_);
     std::vector<uint64_t> index(evars.size(), 0);
     int realisations = 0;
-    const bool mergeable = a_.instr->mergeable && a_.arch->load_merging;
     Stopwatch clock;
     std::optional<SymbolicProperty> misaligned;  // a confirmed misaligned configuration
+    const char* unrealised = "a configuration that conflicts could not be realised with the lanes that show it executing";
     for (uint64_t p = 0; p < points; ++p) {
+      checkpoint();
       for (size_t k = 0; k < evars.size(); ++k) ev.set(evars[k], doms[k].first + index[k] * doms[k].step);
       std::vector<uint64_t> lane_part(hw::kWarpLanes, 0);
       hw::LaneMask mask = 0;
@@ -606,7 +772,7 @@ class Decider {
         for (const auto& [atom, coef] : lane_atoms) x += coef * ev.eval(atom);
         lane_part[static_cast<size_t>(lane)] = x;
         bool act = lane < a_.address_lanes;
-        for (TermId c : lane_conds) act = act && ev.eval(c);
+        for (TermId c : evaluated_conds) act = act && ev.eval(c);
         if (act) mask |= hw::LaneMask{1} << lane;
       }
       if (mask != 0) {
@@ -614,18 +780,20 @@ class Decider {
           return unknown(Engine::Enum, "which lanes execute this load is not modelled, and whether it merges depends on them");
         for (int64_t r = 0; r < residue_count; ++r) {
           std::vector<int64_t> addrs(hw::kWarpLanes);
-          bool aligned = true;
+          std::optional<int> misaligned_at;
           for (int lane = 0; lane < hw::kWarpLanes; ++lane) {
             addrs[static_cast<size_t>(lane)] = static_cast<int64_t>((lane_part[static_cast<size_t>(lane)] + static_cast<uint64_t>(r * step)) & term::mask_of(32));
-            if (((mask >> lane) & 1) && addrs[static_cast<size_t>(lane)] % a_.bytes != 0) aligned = false;
+            if (!misaligned_at && ((mask >> lane) & 1) && addrs[static_cast<size_t>(lane)] % a_.bytes != 0) misaligned_at = lane;
           }
-          if (!aligned) {
+          const uint64_t residue = static_cast<uint64_t>(r * step);
+          if (misaligned_at) {
             if (misaligned) continue;
             if (++realisations > kMaxRealisations)
               return unknown(Engine::Enum, "too many conflicting configurations that may be unreachable");
-            auto real = realise(evars, ev, uniform_atoms, sum.constant, uniform_conds, static_cast<uint64_t>(r * step), period,
-                                [&](term::Evaluator& e) { return confirm_alignment(Engine::Enum, e); });
+            auto real = realise(evars, ev, uniform_atoms, sum.constant, uniform_conds, deferred_conds, {*misaligned_at}, residue,
+                                period, Property::Alignment);
             if (real) misaligned = *real;
+            else if (!deferred_conds.empty()) return unknown(Engine::Enum, unrealised);
             continue;
           }
           if (!normalised(a_, addrs, mask))
@@ -635,10 +803,15 @@ class Decider {
           // Realise the configuration: uniform values that give this warp-relative picture.
           if (++realisations > kMaxRealisations)
             return unknown(Engine::Enum, "too many conflicting configurations that may be unreachable");
-          auto real = realise(evars, ev, uniform_atoms, sum.constant, uniform_conds, static_cast<uint64_t>(r * step), period,
-                              [&](term::Evaluator& e) { return confirm_conflict(Engine::Enum, e); });
-          if (!real) continue;  // unreachable
-          if (real->verdict == Verdict::Unknown) return *real;
+          std::vector<int> showing;
+          if (c->bank_lanes) showing = {c->bank_lanes->first, c->bank_lanes->second};
+          else for (int l = 0; l < hw::kWarpLanes; ++l) if ((mask >> l) & 1) showing.push_back(l);
+          auto real = realise(evars, ev, uniform_atoms, sum.constant, uniform_conds, deferred_conds, showing, residue, period,
+                              Property::Conflicts);
+          if (!real) {
+            if (!deferred_conds.empty()) return unknown(Engine::Enum, unrealised);
+            continue;  // unreachable
+          }
           return *real;
         }
       }
@@ -653,20 +826,22 @@ class Decider {
     return proven(Engine::Enum);
   }
 
-  // Uniform values with the small unknowns at `ev`'s values and the uniform offset = r (mod the
-  // bank period), under which the lanes that execute do so: a confirmed witness, an unknown, or
-  // nullopt when no such values exist.
+  // Uniform values with the small unknowns at `ev`'s values, the uniform offset = r (mod the bank
+  // period) and the deferred lane conditions holding at the lanes `showing`, under which the lanes
+  // that execute do so: a confirmed witness, an unknown, or nullopt when no such values exist.
   std::optional<SymbolicProperty> realise(const std::vector<VarId>& evars, term::Evaluator& fixed,
                                           const std::vector<std::pair<TermId, uint64_t>>& uniform_atoms, uint64_t constant,
-                                          const std::vector<TermId>& uniform_conds, uint64_t residue, int64_t period,
-                                          const std::function<SymbolicProperty(term::Evaluator&)>& confirm) {
+                                          const std::vector<TermId>& uniform_conds, const std::vector<TermId>& deferred_conds,
+                                          const std::vector<int>& showing, uint64_t residue, int64_t period, Property which) {
     z3::context& ctx = shared_context(limits_);
-    Z3Terms T(ctx, P_);
+    Z3Terms T(ctx, P_, a_.narrowed);
     z3::solver s = bit_vector_solver(ctx, limits_);
     z3::expr g = ctx.bv_val(constant, 32);
     for (const auto& [atom, coef] : uniform_atoms) g = g + T.at(atom, -1) * ctx.bv_val(coef, 32);
     s.add(z3::urem(g, ctx.bv_val(static_cast<uint64_t>(period), 32)) == ctx.bv_val(residue, 32));
     for (TermId c : uniform_conds) s.add(T.holds(c, -1));
+    for (TermId c : deferred_conds)
+      for (int l : showing) s.add(T.holds(c, l));
     for (VarId v : evars) T.at(P_.var_term(v), -1);  // every fixed unknown gets its constant
     for (const auto& [v, e] : T.uniforms())
       if (std::find(evars.begin(), evars.end(), v) != evars.end())
@@ -679,33 +854,13 @@ class Decider {
     term::Evaluator ev(P_);
     for (VarId v : evars) ev.set(v, fixed.value_of(v));
     T.read_model(s.get_model(), ev);
-    return confirm(ev);
-  }
-
-  SymbolicProperty confirm_alignment(Engine e, term::Evaluator& ev) {
-    const Warp w = evaluate_warp(a_, ev);
-    const auto l = misaligned_lane(a_, w);
-    if (!l) return unknown(e, "internal: the solver's witness does not re-check");
-    SymbolicWitness x;
-    x.lane = *l;
-    x.addresses = w.addresses;
-    x.active = w.active;
-    return refuted(e, x, ev, fmt::format("lane {} accesses address {}, not a multiple of {}", *l,
-                                         w.addresses[static_cast<size_t>(*l)], a_.bytes));
-  }
-
-  SymbolicProperty confirm_conflict(Engine e, term::Evaluator& ev) {
-    const Warp w = evaluate_warp(a_, ev);
-    if (w.active == 0 || misaligned_lane(a_, w)) return unknown(e, "internal: the solver's witness does not re-check");
-    auto c = conflict_of(a_, w.addresses, w.active);
-    if (!c) return unknown(e, "internal: the solver's witness does not re-check");
-    return refuted(e, *c, ev, conflict_summary(*c));
+    return confirm(which, Engine::Enum, ev);
   }
 
   // ---- Z3 over all 32 lanes ----
   SymbolicProperty z3_alignment() {
     z3::context& ctx = shared_context(limits_);
-    Z3Terms T(ctx, P_);
+    Z3Terms T(ctx, P_, a_.narrowed);
     z3::solver s = bit_vector_solver(ctx, limits_);
     // One symbolic lane: the property is about each lane alone.
     const int sl = Z3Terms::symbolic(0);
@@ -718,19 +873,19 @@ class Decider {
     if (cr == z3::unknown) return unknown(Engine::Z3, why);
     term::Evaluator ev(P_);
     T.read_model(s.get_model(), ev);
-    return confirm_alignment(Engine::Z3, ev);
+    return confirm(Property::Alignment, Engine::Z3, ev);
   }
 
   SymbolicProperty z3_bounds() {
     z3::context& ctx = shared_context(limits_);
-    Z3Terms T(ctx, P_);
+    Z3Terms T(ctx, P_, a_.narrowed);
     z3::solver s = bit_vector_solver(ctx, limits_);
     const z3::expr base = a_.base ? T.at(P_.var_term(*a_.base), -1) : ctx.bv_val(0, 32);
-    const z3::expr last = ctx.bv_val(static_cast<uint64_t>(std::max<int64_t>(0, a_.extent - a_.bytes)), 32);
-    const bool too_small = a_.extent < a_.bytes;  // no byte of the buffer can hold the access
+    const z3::expr extent = T.at(a_.extent, -1), bytes = ctx.bv_val(static_cast<uint64_t>(a_.bytes), 32);
     const int sl = Z3Terms::symbolic(0);
     s.add(z3::ult(T.lane_var(0), ctx.bv_val(a_.address_lanes, 32)));
-    s.add(T.holds(a_.active, sl) && (too_small ? ctx.bool_val(true) : z3::ugt(T.at(a_.address, sl) - base, last)));
+    // Outside: no byte of the buffer can hold the access, or its offset is past the last that can.
+    s.add(T.holds(a_.active, sl) && (z3::ult(extent, bytes) || z3::ugt(T.at(a_.address, sl) - base, extent - bytes)));
     s.add(T.domains());
     std::string why;
     const z3::check_result cr = checked_check(s, &why);
@@ -738,16 +893,8 @@ class Decider {
     if (cr == z3::unknown) return unknown(Engine::Z3, why);
     term::Evaluator ev(P_);
     T.read_model(s.get_model(), ev);
-    const Warp w = evaluate_warp(a_, ev);
-    const auto l = outside_lane(a_, w);
-    if (!l) return unknown(Engine::Z3, "internal: the solver's witness does not re-check");
-    SymbolicWitness x;
-    x.lane = *l;
-    x.addresses = w.addresses;
-    x.active = w.active;
-    return refuted(Engine::Z3, x, ev, bounds_summary(*l, w.offsets[static_cast<size_t>(*l)], w.addresses[static_cast<size_t>(*l)]));
+    return confirm(Property::Bounds, Engine::Z3, ev);
   }
-
   // Two lanes' accesses (at byte addresses ai, aj) meet on a bank: some word of one and some word
   // of the other share a bank, and for instructions that broadcast, the words differ.
   z3::expr words_clash(z3::context& ctx, const z3::expr& ai, const z3::expr& aj) const {
@@ -798,7 +945,7 @@ class Decider {
 
   SymbolicProperty z3_conflicts() {
     z3::context& ctx = shared_context(limits_);
-    Z3Terms T(ctx, P_);
+    Z3Terms T(ctx, P_, a_.narrowed);
     z3::solver s = bit_vector_solver(ctx, limits_);
     // Unsat: no assignment of the unknowns conflicts; a model is a candidate, re-checked concretely.
     auto decide = [&]() -> SymbolicProperty {
@@ -810,7 +957,7 @@ class Decider {
       term::Evaluator ev(P_);
       T.read_model(s.get_model(), ev);
       if (!activity_known_) return unknown(Engine::Z3, activity_reason());
-      return confirm_conflict(Engine::Z3, ev);
+      return confirm(Property::Conflicts, Engine::Z3, ev);
     };
     if (!(a_.instr->mergeable && a_.arch->load_merging)) {
       s.add(pair_conflict(T, ctx));
@@ -854,10 +1001,148 @@ class Decider {
   std::optional<SymbolicResult> joint_;
 };
 
+// ---- verdicts that depend on the launch ----
+
+// A refuted property proven under a narrower launch: the forms are tried weakest first, each
+// narrowing only the free block extents (ptx::LaunchVars), and a condition is kept only where it
+// admits a launch of at least one whole warp (a block of one thread proves most things vacuously).
+class LaunchSearch {
+ public:
+  LaunchSearch(const SymbolicAccess& a, Engine engine, const SolverLimits& limits)
+      : a_(a), engine_(engine), limits_(limits), free_(a.free_extents) {}
+
+  std::optional<LaunchCondition> find(Property which) {
+    const std::optional<VarId> x = free_[0];
+    // 1. ntid.x a multiple of 2^k (whole warps along x at k = 5): the smallest k that proves it.
+    if (x) {
+      const term::VarDomain dx = base(*x);
+      int lo = 1, hi = 0;
+      while ((uint64_t{1} << (hi + 1)) <= dx.hi && hi < 10) ++hi;
+      std::optional<int> best;
+      while (lo <= hi) {
+        const int k = (lo + hi) / 2;
+        if (holds(which, {{*x, aligned(dx, k)}})) {
+          best = k;
+          hi = k - 1;
+        } else {
+          lo = k + 1;
+        }
+      }
+      if (best) return condition({{*x, aligned(dx, *best)}});
+    }
+    // 2. A box: each free extent at most N, grown one extent at a time from a single warp along x;
+    //    3. the same with whole warps along x.
+    for (int k : {0, 5}) {
+      std::map<VarId, term::VarDomain> box;
+      for (size_t d = 0; d < 3; ++d)
+        if (free_[d]) {
+          term::VarDomain v = base(*free_[d]);
+          v.hi = std::min<uint64_t>(v.hi, d == 0 ? static_cast<uint64_t>(hw::kWarpLanes) : 1);
+          if (d == 0 && k > 0) v = aligned(v, k);
+          box[*free_[d]] = v;
+        }
+      if (box.empty() || !admits_warp(box) || !holds(which, box)) continue;
+      // Rows and planes first, x last: a 2-D tile's block is one warp wide far more often than one
+      // row deep.
+      for (size_t d : {size_t{1}, size_t{2}, size_t{0}}) {
+        if (!free_[d]) continue;
+        const VarId v = *free_[d];
+        uint64_t good = box[v].hi, bad = base(v).hi + 1;
+        while (bad - good > 1) {
+          const uint64_t mid = good + (bad - good) / 2;
+          auto trial = box;
+          trial[v].hi = mid;
+          if (holds(which, trial)) good = mid;
+          else bad = mid;
+        }
+        box[v].hi = good;
+      }
+      return condition(box);
+    }
+    return std::nullopt;
+  }
+
+ private:
+  term::VarDomain base(VarId v) const {
+    auto it = a_.narrowed.find(v);
+    if (it != a_.narrowed.end()) return it->second;
+    const auto& info = a_.pool->var(v);
+    return term::VarDomain{info.lo, info.hi, info.align_log2};
+  }
+  static term::VarDomain aligned(term::VarDomain d, int k) {
+    d.align_log2 = std::max(d.align_log2, k);
+    return d;
+  }
+  // The box leaves room for a launch of at least 32 threads.
+  bool admits_warp(const std::map<VarId, term::VarDomain>& box) const {
+    uint64_t threads = 1;
+    for (size_t d = 0; d < 3; ++d)
+      if (free_[d]) {
+        const Domain dom = domain_of(box.at(*free_[d]), 32);
+        if (dom.count == 0) return false;
+        threads *= dom.first + (dom.count - 1) * dom.step;
+      }
+    return threads >= static_cast<uint64_t>(hw::kWarpLanes) || !free_[1];
+  }
+  bool holds(Property which, const std::map<VarId, term::VarDomain>& narrowed) {
+    checkpoint();
+    SymbolicAccess b = a_;
+    for (const auto& [v, d] : narrowed) b.narrowed[v] = d;
+    for (const auto& [v, d] : narrowed)
+      if (domain_of(d, 32).count == 0) return false;
+    return Decider(b, engine_, limits_).decide_property(which).verdict == Verdict::Proven;
+  }
+  LaunchCondition condition(const std::map<VarId, term::VarDomain>& narrowed) const {
+    LaunchCondition c;
+    c.narrowed = narrowed;
+    std::vector<std::string> parts;
+    for (size_t d = 0; d < 3; ++d) {
+      if (!free_[d] || !narrowed.count(*free_[d])) continue;
+      const term::VarDomain n = narrowed.at(*free_[d]), full = base(*free_[d]);
+      const std::string name = std::string("ntid.") + "xyz"[d];
+      const Domain values = domain_of(n, 32);
+      const uint64_t last = values.first + (values.count - 1) * values.step;
+      if (values.count == 1) {
+        parts.push_back(fmt::format("{} == {}", name, values.first));
+        continue;
+      }
+      std::string p;
+      if (n.align_log2 > full.align_log2) p = fmt::format("{} is a multiple of {}", name, uint64_t{1} << n.align_log2);
+      if (last < full.hi) p += p.empty() ? fmt::format("{} <= {}", name, last) : fmt::format(" and at most {}", last);
+      if (!p.empty()) parts.push_back(p);
+    }
+    for (size_t k = 0; k < parts.size(); ++k) c.text += (k == 0 ? "" : k + 1 == parts.size() ? " and " : ", ") + parts[k];
+    return c;
+  }
+
+  const SymbolicAccess& a_;
+  Engine engine_;
+  const SolverLimits& limits_;
+  const std::array<std::optional<VarId>, 3>& free_;
+};
+
 }  // namespace
 
 SymbolicResult decide_symbolic_access(const SymbolicAccess& access, Engine engine, const SolverLimits& limits) {
-  return Decider(access, engine, limits).run();
+  Decider d(access, engine, limits);
+  SymbolicResult r;
+  r.conflicts = d.decide_property(Property::Conflicts);
+  r.alignment = d.decide_property(Property::Alignment);
+  r.bounds = d.decide_property(Property::Bounds);
+  const auto& free_extents = access.free_extents;
+  const bool free = std::any_of(free_extents.begin(), free_extents.end(), [](const auto& v) { return v.has_value(); });
+  if (!free) return r;
+  LaunchSearch search(access, engine, limits);
+  for (auto [p, which] : {std::pair{&r.conflicts, Property::Conflicts}, std::pair{&r.alignment, Property::Alignment},
+                          std::pair{&r.bounds, Property::Bounds}}) {
+    if (p->verdict != Verdict::Refuted) continue;
+    try {
+      p->holds_when = search.find(which);
+    } catch (const BudgetExhausted&) {
+      // The search ran out of the run's budget: the refutation stands, with its launchable witness.
+    }
+  }
+  return r;
 }
 
 }  // namespace lp

@@ -13,6 +13,8 @@
 // Each is proven (Z3 returned unsat on the bit-vector encoding, or an enumeration covered every
 // value), refuted with a witness (the uniform values, all 32 lane addresses, re-checked by
 // evaluating the terms and hw::smem_access_cost), or unknown with the reason.
+#include <array>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,7 +39,20 @@ struct SymbolicAccess {
   int address_lanes = hw::kWarpLanes;    ///< lanes whose addresses the instruction reads
   const hw::Arch* arch = nullptr;
   std::optional<term::VarId> base;  ///< the shared symbol's base, when the address names exactly one
-  int64_t extent = 0;               ///< bytes from `base` (or from 0) the accesses must stay inside
+  term::TermId extent = 0;          ///< 32-bit, lane-free: bytes from `base` (or from 0) the accesses must stay inside
+  /// Domains narrower than the pool's for some uniform unknowns (the candidate launch conditions of
+  /// the launch search): each replaces the variable's range and alignment.
+  std::map<term::VarId, term::VarDomain> narrowed;
+  /// The block extents %ntid.x/y/z where no directive or stated launch fixes them
+  /// (ptx::LaunchVars): a refutation is searched for a launch condition under which it is proven,
+  /// and its witness shows the warp as full as the launch allows.
+  std::array<std::optional<term::VarId>, 3> free_extents;
+};
+
+/// A condition on the block's extents under which a property that some launches refute holds.
+struct LaunchCondition {
+  std::map<term::VarId, term::VarDomain> narrowed;  ///< each free extent's domain under the condition
+  std::string text;                                  ///< e.g. "ntid.x is a multiple of 32"
 };
 
 /// One assignment of the uniform unknowns and what the warp does under it.
@@ -51,16 +66,23 @@ struct SymbolicWitness {
   std::vector<int64_t> words;
   int64_t wavefronts = 0, ideal = 0;
   bool merged = false;
+  int64_t extent = 0;  ///< the bytes the accesses must stay inside, at these values
 };
 
 struct SymbolicProperty : Outcome {
   std::optional<SymbolicWitness> witness;
+  /// Refuted at the witness's launch, but proven under this condition on the block's extents: the
+  /// verdict depends on the launch.
+  std::optional<LaunchCondition> holds_when;
 };
 
 struct SymbolicResult {
   SymbolicProperty conflicts, alignment, bounds;
 };
 
+/// Decides the three properties. With free extents, a property refuted for some block shapes is
+/// searched for the weakest condition of the forms "ntid.x is a multiple of 2^k" and "each extent
+/// at most N" (and both) under which it is proven (docs/ptx.md, verdicts that depend on the launch).
 SymbolicResult decide_symbolic_access(const SymbolicAccess& access, Engine engine, const SolverLimits& limits);
 
 }  // namespace lp

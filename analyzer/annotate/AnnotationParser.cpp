@@ -1,4 +1,5 @@
 #include "analyzer/annotate/AnnotationParser.h"
+#include "analyzer/annotate/LaunchFacts.h"
 
 #include <fmt/format.h>
 
@@ -455,7 +456,7 @@ class StatementReader {
     std::string kw = c().parse_identifier();
     if (kw.empty())
       c().fail_expected("a statement keyword (smem, tmem, regs, global, param, arch, access, tma, wgmma, tcgen05, "
-                        "compose, divide, product, covers, expect, cute or allow)");
+                        "compose, divide, product, covers, expect, cute, launch or allow)");
     Statement st;
     st.loc = loc(at);
     if (kw == "smem") st.body = buffer(Space::Smem);
@@ -474,13 +475,14 @@ class StatementReader {
     else if (kw == "covers") st.body = expect(true);
     else if (kw == "expect") st.body = expect(false);
     else if (kw == "cute") st.body = cute_def();
+    else if (kw == "launch") st.body = read_launch_clauses(c(), [this](size_t off) { return loc(off); });
     else if (kw == "allow") {
       p_.pending_allows_.push_back(suppression(at));
       end_of_statement();
       return std::nullopt;
     } else {
       fail(loc(at), fmt::format("unknown statement '{}'; expected smem, tmem, regs, global, param, arch, access, tma, "
-                                "wgmma, tcgen05, compose, divide, product, covers, expect, cute or allow",
+                                "wgmma, tcgen05, compose, divide, product, covers, expect, cute, launch or allow",
                                 kw));
     }
     return st;

@@ -13,6 +13,8 @@
 
 #include "analyzer/diag/Diagnostic.h"
 
+#include "analyzer/support/ReadFile.h"
+
 namespace lp::annotate {
 
 enum class Language { CLike, Python, Standalone };
@@ -24,7 +26,7 @@ const char* language_name(Language lang);
 
 /// What one file may ask of the scanner. Exceeding a limit is a diagnostic, never a crash.
 struct ScanLimits {
-  size_t max_file_bytes = size_t{16} << 20;
+  size_t max_file_bytes = kMaxSourceFileBytes;
   size_t binary_probe_bytes = 8000;  ///< a NUL byte this early marks a binary file (git's rule)
   size_t max_line_bytes = 4096;      ///< a physical line that carries annotation text
   size_t max_continuation_lines = 64;

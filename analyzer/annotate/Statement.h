@@ -245,6 +245,33 @@ struct ExpectStmt {
   std::vector<AxisRangeExpr> ranges;
 };
 
+/// `param P OP VALUE` or `param P % M == 0` in a launch: P is a kernel parameter's name in the
+/// source (`width`) or its position (`2`). Invariant: for MultipleOf, value >= 1.
+struct LaunchParamFact {
+  enum class Relation { Eq, Ne, Lt, Le, Gt, Ge, MultipleOf };
+  Name param;
+  bool by_position = false;  ///< written as a number: the parameter's position, from 0
+  Relation relation = Relation::Eq;
+  Number value;
+};
+
+/// `launch [kernel "NAME"] [block(X[, Y[, Z]])] [grid(X[, Y[, Z]])] [dynamic_smem(BYTES)] [param ...]...`:
+/// one way a CUDA kernel is launched (docs/ptx.md, the launch domain). In a CUDA source it
+/// describes the kernel defined after it, or the kernel it names; several `launch` statements for
+/// one kernel are the launches it has. It says nothing to the annotation rules. Invariants: at
+/// least one clause; extents >= 1; dynamic_smem >= 0.
+struct LaunchDecl {
+  std::optional<CuteName> kernel;  ///< `kernel "NAME"`: the demangled name, template arguments allowed
+  std::optional<std::vector<Number>> block, grid;  ///< 1 to 3 extents as written
+  SourceLoc block_loc, grid_loc;
+  std::optional<Number> dynamic_smem;
+  std::vector<LaunchParamFact> params;
+};
+
+/// Parses a launch's clauses (the text after `launch`) from a text of its own: a `[ptx.launch]`
+/// value of `.layoutproof.toml` or a `--launch` option. Throws DiagnosticError located in `source`.
+LaunchDecl parse_launch_text(std::shared_ptr<const SourceText> source);
+
 /// `allow RULE-ID "reason"`: suppresses the rule's findings on one statement.
 struct Suppression {
   Name rule;           ///< lowercase letters, digits and hyphens
@@ -277,7 +304,7 @@ struct Instance {
 struct Statement {
   SourceLoc loc;  ///< the first keyword
   std::variant<BufferDecl, ParamDecl, DerivedParamDecl, ArchDecl, AccessDecl, TmaDecl, DescDecl, ComposeDecl, DivideDecl,
-               ProductDecl, ExpectStmt, CuteDef>
+               ProductDecl, ExpectStmt, CuteDef, LaunchDecl>
       body;
   std::vector<Suppression> allows;
   std::optional<Origin> origin;

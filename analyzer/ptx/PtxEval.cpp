@@ -88,6 +88,8 @@ class KernelEval {
       init.reach = thread_exists_;
       std::vector<State> returns;
       call_function(kernel_, init, returns, std::nullopt);
+      const TermId assumption = finish_launch();
+      for (Site& site : out_.sites) site.active = P_.bit_and(site.active, assumption);
     } catch (const BudgetExceeded& b) {
       out_.sites.clear();
       out_.issues.push_back(Issue{origin_at(b.pos, std::nullopt), b.what});
@@ -127,7 +129,8 @@ class KernelEval {
     return false;
   }
 
-  VarId uniform(const std::string& name, int width, uint64_t lo, uint64_t hi, int align_log2 = 0, bool approx = false) {
+  VarId uniform(const std::string& name, int width, uint64_t lo, uint64_t hi, int align_log2 = 0,
+                std::optional<std::string> approximated = std::nullopt) {
     VarInfo v;
     v.name = name;
     v.kind = VarKind::Uniform;
@@ -135,7 +138,8 @@ class KernelEval {
     v.lo = lo;
     v.hi = hi;
     v.align_log2 = align_log2;
-    v.over_approximated = approx;
+    v.over_approximated = approximated.has_value();
+    v.reason = approximated.value_or("");
     return P_.new_var(v);
   }
   VarId keyed_uniform(const std::string& key, const std::string& name, int width, uint64_t lo, uint64_t hi) {
@@ -156,37 +160,169 @@ class KernelEval {
     return P_.var_term(P_.new_var(v));
   }
 
+  // ---- the launch ------------------------------------------------------------------------------
+  // Thread t = 32*warp + lane of the block's linear index exists when t < ntid.x*ntid.y*ntid.z.
+  // Every extent the kernel reads lies inside the hardware's limits (hw::LaunchLimits) and its own
+  // directives (.reqntid, .maxntid, .reqnctapercluster); stated launches (EvalOptions::launches)
+  // narrow the domain further. What is not fixed is a uniform unknown with its legal range, and
+  // the relations between unknowns (the block's size, ctaid < nctaid) are the launch assumption
+  // every site's activity carries (finish_launch).
+  static int64_t product(const std::array<int64_t, 3>& d) { return d[0] * d[1] * d[2]; }
+
+  /// The value every stated launch gives to `part`, when they all state the same one.
+  template <class Part>
+  auto common_stated(Part&& part) const -> std::optional<std::decay_t<decltype(*part(std::declval<const KernelLaunch&>()))>> {
+    if (!stated_ || stated_->empty()) return std::nullopt;
+    const auto first = part(stated_->front());
+    if (!first) return std::nullopt;
+    for (const KernelLaunch& l : *stated_)
+      if (part(l) != first) return std::nullopt;
+    return *first;
+  }
+
   void setup_threads() {
+    const hw::LaunchLimits& L = opt_.arch->launch;
+    auto it = opt_.launches.find(kernel_.name);
+    if (it != opt_.launches.end() && !it->second.empty()) stated_ = &it->second;
     const auto& req = kernel_.reqntid;
-    int64_t max_threads = 1024;
-    if (req) max_threads = (*req)[0] * (*req)[1] * (*req)[2];
-    else if (kernel_.maxntid) max_threads = (*kernel_.maxntid)[0] * (*kernel_.maxntid)[1] * (*kernel_.maxntid)[2];
-    max_threads = std::clamp<int64_t>(max_threads, 1, 1 << 20);
+    // A block the kernel requires (.reqntid), or the one block every stated launch gives.
+    std::optional<std::array<int64_t, 3>> block = req;
+    if (!block) block = common_stated([](const KernelLaunch& l) { return l.block; });
+    int64_t max_threads = L.max_threads_per_block;
+    if (block) max_threads = product(*block);
+    else if (kernel_.maxntid) max_threads = std::min(max_threads, product(*kernel_.maxntid));
+    max_threads = std::clamp<int64_t>(max_threads, 1, int64_t{1} << 20);
     const int64_t warps = (max_threads + hw::kWarpLanes - 1) / hw::kWarpLanes;
     warp_ = P_.var_term(uniform("warp", 32, 0, static_cast<uint64_t>(warps - 1)));
     const TermId t = P_.add(P_.mul(warp_, P_.constant(hw::kWarpLanes, 32)), P_.lane());  // linear thread index
-    thread_exists_ = P_.boolean(true);
     std::set<const Function*> seen;
-    multi_d_ = (req && ((*req)[1] > 1 || (*req)[2] > 1)) || reads_tid_yz(kernel_, seen);
-    // Without .reqntid the block is taken to be a whole number of warps (docs/ptx.md).
-    if (req) {
-      ntid_ = {P_.constant(static_cast<uint64_t>((*req)[0]), 32), P_.constant(static_cast<uint64_t>((*req)[1]), 32),
-               P_.constant(static_cast<uint64_t>((*req)[2]), 32)};
-      if (max_threads % hw::kWarpLanes != 0) thread_exists_ = P_.ult(t, P_.constant(static_cast<uint64_t>(max_threads), 32));
+    bool stated_multi_d = false;
+    if (stated_)
+      for (const KernelLaunch& l : *stated_) stated_multi_d |= l.block && ((*l.block)[1] > 1 || (*l.block)[2] > 1);
+    // A kernel that reads neither %tid.y/z nor %ntid.y/z is launched with a one-dimensional block
+    // unless a launch says otherwise (docs/ptx.md, the launch domain).
+    multi_d_ = (block && ((*block)[1] > 1 || (*block)[2] > 1)) || stated_multi_d || reads_tid_yz(kernel_, seen);
+    out_.launch.one_dimensional = !multi_d_;
+    launch_ok_ = P_.boolean(true);
+    if (block) {
+      for (size_t d = 0; d < 3; ++d) ntid_[d] = P_.constant(static_cast<uint64_t>((*block)[d]), 32);
     } else {
-      const uint64_t hi = static_cast<uint64_t>(max_threads);
-      ntid_ = {P_.var_term(uniform("ntid.x", 32, multi_d_ ? 1 : hw::kWarpLanes, hi, multi_d_ ? 0 : 5)),
-               multi_d_ ? P_.var_term(uniform("ntid.y", 32, 1, hi)) : P_.constant(1, 32),
-               multi_d_ ? P_.var_term(uniform("ntid.z", 32, 1, hi)) : P_.constant(1, 32)};
+      for (size_t d = 0; d < 3; ++d) {
+        if (d > 0 && !multi_d_) {
+          ntid_[d] = P_.constant(1, 32);
+          continue;
+        }
+        const VarId v = uniform(std::string("ntid.") + "xyz"[d], 32, 1,
+                                static_cast<uint64_t>(std::min(max_threads, L.max_block_dim[d])));
+        out_.launch.ntid[d] = v;
+        ntid_[d] = P_.var_term(v);
+      }
+      // Each extent is at most 1024, so the product cannot wrap in 32 bits.
+      if (multi_d_)
+        launch_ok_ = P_.ule(P_.mul(P_.mul(ntid_[0], ntid_[1]), ntid_[2]), P_.constant(static_cast<uint64_t>(max_threads), 32));
     }
+    const TermId count = P_.mul(P_.mul(ntid_[0], ntid_[1]), ntid_[2]);
+    thread_exists_ = P_.const_value(count) && *P_.const_value(count) % hw::kWarpLanes == 0 ? P_.boolean(true) : P_.ult(t, count);
     if (!multi_d_) {
       tid_ = {t, P_.constant(0, 32), P_.constant(0, 32)};
     } else {
-      const TermId xy = P_.mul(ntid_[0], ntid_[1]);
-      tid_ = {P_.urem(t, ntid_[0]), P_.urem(P_.udiv(t, ntid_[0]), ntid_[1]), P_.udiv(t, xy)};
+      // tid.z as (t / ntid.x) / ntid.y (equal to t / (ntid.x*ntid.y)): the form in which a thread's
+      // rank computed back from its coordinates folds to t (TermPool's Euclid identity).
+      const TermId rows = P_.udiv(t, ntid_[0]);
+      tid_ = {P_.urem(t, ntid_[0]), P_.urem(rows, ntid_[1]), P_.udiv(rows, ntid_[1])};
     }
     shared_window_ = P_.var_term(uniform("shared_window", 64, 0, ~uint64_t{0}));
     local_window_ = P_.var_term(uniform("local_window", 64, 0, ~uint64_t{0}));
+  }
+
+  /// A launch value (%ctaid, %nctaid, cluster registers, dynamic shared memory): a constant when the
+  /// kernel's directives or every stated launch fix it, else one uniform unknown per kernel.
+  TermId launch_value(const std::string& name, uint64_t lo, uint64_t hi, std::optional<int64_t> fixed = std::nullopt) {
+    auto it = launch_values_.find(name);
+    if (it != launch_values_.end()) return it->second;
+    const TermId v = fixed ? P_.constant(static_cast<uint64_t>(*fixed), 32) : P_.var_term(uniform(name, 32, lo, hi));
+    launch_values_.emplace(name, v);
+    return v;
+  }
+
+  std::optional<int64_t> stated_grid(size_t d) const {
+    return common_stated([d](const KernelLaunch& l) {
+      return l.grid ? std::optional<int64_t>((*l.grid)[d]) : std::nullopt;
+    });
+  }
+
+  /// The dynamic shared memory of the launch, in bytes: the architecture's shared memory less the
+  /// kernel's static symbols at most.
+  TermId dynamic_smem() {
+    const auto fixed = common_stated([](const KernelLaunch& l) { return l.dynamic_smem; });
+    return launch_value("dynamic_smem", 0, static_cast<uint64_t>(std::max<int64_t>(0, opt_.arch->max_smem_bytes_per_block - static_smem_bytes())), fixed);
+  }
+
+  int64_t static_smem_bytes() const {
+    int64_t total = 0;
+    for (const SharedSymbol& s : m_.shared) total += s.bytes.value_or(0);
+    for (const SharedSymbol& s : kernel_.shared) total += s.bytes.value_or(0);
+    return total;
+  }
+
+  /// What an access to dynamic shared memory must stay inside: the launch's dynamic shared memory
+  /// when every stated launch gives it, else the most the architecture allows (an access past that
+  /// is wrong for every launch).
+  TermId dynamic_extent() {
+    if (stated_ && std::all_of(stated_->begin(), stated_->end(), [](const KernelLaunch& l) { return l.dynamic_smem.has_value(); }))
+      return dynamic_smem();
+    return P_.constant(static_cast<uint64_t>(opt_.arch->max_smem_bytes_per_block), 32);
+  }
+
+  static TermId relation(TermPool& P, TermId v, ParamFact::Relation r, int64_t value) {
+    const int w = P.width(v);
+    const TermId c = P.constant(static_cast<uint64_t>(value) & term::mask_of(w), w);
+    switch (r) {
+      case ParamFact::Relation::Eq: return P.eq(v, c);
+      case ParamFact::Relation::Ne: return P.ne(v, c);
+      case ParamFact::Relation::Lt: return P.slt(v, c);
+      case ParamFact::Relation::Le: return P.sle(v, c);
+      case ParamFact::Relation::Gt: return P.slt(c, v);
+      case ParamFact::Relation::Ge: return P.sle(c, v);
+      case ParamFact::Relation::MultipleOf: return P.eq(P.srem(v, c), P.constant(0, w));
+    }
+    return P.boolean(true);
+  }
+
+  /// The launch assumption: the block's size within its limit, each block index below its count,
+  /// and one of the stated launches. Every site's activity carries it, so no engine and no witness
+  /// can leave the launch domain.
+  TermId finish_launch() {
+    TermId a = launch_ok_;
+    auto value = [&](const std::string& name) -> std::optional<TermId> {
+      auto it = launch_values_.find(name);
+      return it == launch_values_.end() ? std::nullopt : std::optional<TermId>(it->second);
+    };
+    for (const char* pair : {"ctaid", "cluster_ctaid"}) {
+      for (const char d : {'x', 'y', 'z'}) {
+        const auto id = value(fmt::format("{}.{}", pair, d)), count = value(fmt::format("n{}.{}", pair, d));
+        if (id && count) a = P_.bit_and(a, P_.ult(*id, *count));
+      }
+    }
+    if (auto rank = value("cluster_ctarank"), n = value("cluster_nctarank"); rank && n) a = P_.bit_and(a, P_.ult(*rank, *n));
+    if (!stated_) return a;
+    TermId any = P_.boolean(false);
+    for (const KernelLaunch& l : *stated_) {
+      TermId c = P_.boolean(true);
+      if (l.block && !kernel_.reqntid)
+        for (size_t d = 0; d < 3; ++d) c = P_.bit_and(c, P_.eq(ntid_[d], P_.constant(static_cast<uint64_t>((*l.block)[d]), 32)));
+      if (l.grid)
+        for (size_t d = 0; d < 3; ++d)
+          if (auto n = value(fmt::format("nctaid.{}", "xyz"[d])))
+            c = P_.bit_and(c, P_.eq(*n, P_.constant(static_cast<uint64_t>((*l.grid)[d]), 32)));
+      if (l.dynamic_smem)
+        if (auto dyn = value("dynamic_smem")) c = P_.bit_and(c, P_.eq(*dyn, P_.constant(static_cast<uint64_t>(*l.dynamic_smem), 32)));
+      for (const ParamFact& f : l.params)
+        for (const auto& [key, v] : param_values_)
+          if (key.first == f.param) c = P_.bit_and(c, relation(P_, v, f.relation, f.value));
+      any = P_.bit_or(any, c);
+    }
+    return P_.bit_and(a, any);
   }
 
   TermId special(const std::string& name, size_t pos) {
@@ -196,12 +332,34 @@ class KernelEval {
       if (name == base + ".z") return 2;
       return -1;
     };
+    const hw::LaunchLimits& L = opt_.arch->launch;
     if (int k = comp("%tid"); k >= 0) return tid_[static_cast<size_t>(k)];
     if (int k = comp("%ntid"); k >= 0) return ntid_[static_cast<size_t>(k)];
     if (int k = comp("%ctaid"); k >= 0)
-      return P_.var_term(keyed_uniform(name, name.substr(1), 32, 0, k == 0 ? 0x7fffffffu : 0xffffu));
+      return launch_value(name.substr(1), 0, static_cast<uint64_t>(L.max_grid_dim[static_cast<size_t>(k)] - 1),
+                          stated_grid(static_cast<size_t>(k)) == 1 ? std::optional<int64_t>(0) : std::nullopt);
     if (int k = comp("%nctaid"); k >= 0)
-      return P_.var_term(keyed_uniform(name, name.substr(1), 32, 1, k == 0 ? 0x7fffffffu : 0xffffu));
+      return launch_value(name.substr(1), 1, static_cast<uint64_t>(L.max_grid_dim[static_cast<size_t>(k)]),
+                          stated_grid(static_cast<size_t>(k)));
+    if (int k = comp("%cluster_nctaid"); k >= 0) {
+      const auto& req = kernel_.reqnctapercluster;
+      return launch_value(name.substr(1), 1, static_cast<uint64_t>(std::max<int64_t>(1, L.max_cluster_ctas)),
+                          req ? std::optional<int64_t>((*req)[static_cast<size_t>(k)])
+                              : L.max_cluster_ctas == 0 ? std::optional<int64_t>(1) : std::nullopt);
+    }
+    if (int k = comp("%cluster_ctaid"); k >= 0)
+      return launch_value(name.substr(1), 0, static_cast<uint64_t>(std::max<int64_t>(1, L.max_cluster_ctas) - 1),
+                          L.max_cluster_ctas == 0 ? std::optional<int64_t>(0) : std::nullopt);
+    if (name == "%cluster_nctarank") {
+      const auto& req = kernel_.reqnctapercluster;
+      return launch_value("cluster_nctarank", 1, static_cast<uint64_t>(std::max<int64_t>(1, L.max_cluster_ctas)),
+                          req ? std::optional<int64_t>(product(*req))
+                              : L.max_cluster_ctas == 0 ? std::optional<int64_t>(1) : std::nullopt);
+    }
+    if (name == "%cluster_ctarank")
+      return launch_value("cluster_ctarank", 0, static_cast<uint64_t>(std::max<int64_t>(1, L.max_cluster_ctas) - 1),
+                          L.max_cluster_ctas == 0 ? std::optional<int64_t>(0) : std::nullopt);
+    if (name == "%dynamic_smem_size") return dynamic_smem();
     if (name == "%laneid") return P_.lane();
     const TermId one = P_.constant(1, 32);
     if (name == "%lanemask_eq") return P_.shl(one, P_.lane());
@@ -213,13 +371,20 @@ class KernelEval {
       return opaque(fmt::format("{} (line {}) differs between lanes and runs", name, line_of(m_, pos)), 64);
     if (name == "%warpid" || name == "%smid")  // may change during the kernel: a fresh value per read
       return P_.var_term(uniform(name.substr(1) + "@" + line_of(m_, pos), 32, 0, 0xffffffffu));
-    return P_.var_term(keyed_uniform(name, name.substr(1), 64, 0, ~uint64_t{0}));
+    // Other special registers (%reserved_smem_offset_*, %envreg*, %gridid, ...): uniform, with values
+    // PTX does not bound, so a witness that needs one of them is not a refutation.
+    auto it = launch_values_.find(name);
+    if (it != launch_values_.end()) return it->second;
+    const TermId v = P_.var_term(uniform(name.substr(1), 64, 0, ~uint64_t{0}, 0,
+                                         fmt::format("a value of the special register {} the model does not bound", name)));
+    launch_values_.emplace(name, v);
+    return v;
   }
 
   // ---- symbols ----
   TermId shared_base(const SharedSymbol& s) {
     const int align_log2 = std::min(63, __builtin_ctzll(static_cast<uint64_t>(std::max<int64_t>(1, s.align))));
-    const uint64_t room = static_cast<uint64_t>(std::max<int64_t>(0, opt_.max_smem_bytes - s.bytes.value_or(0)));
+    const uint64_t room = static_cast<uint64_t>(std::max<int64_t>(0, opt_.arch->max_smem_bytes_per_block - s.bytes.value_or(0)));
     VarInfo v;
     v.name = s.name;
     v.kind = VarKind::Uniform;
@@ -233,6 +398,7 @@ class KernelEval {
   }
 
   TermId symbol_address(const Frame& fr, const Operand& o, int width) {
+    if (o.name == kWarpSizeIdentifier) return P_.constant(hw::kWarpLanes, width);
     TermId base;
     if (const SharedSymbol* s = m_.shared_symbol(*fr.fn, o.name)) base = P_.resize(shared_base(*s), width);
     else base = P_.var_term(keyed_uniform("&" + o.name, "&" + o.name, width, 0, term::mask_of(width)));
@@ -372,11 +538,13 @@ class KernelEval {
     std::vector<VarId> bases;
     for (VarId v : P_.vars_of(site.address))
       if (symbols_.count(v)) bases.push_back(v);
+    site.extent = P_.constant(static_cast<uint64_t>(opt_.arch->max_smem_bytes_per_block), 32);
     if (bases.size() == 1) {
       const SharedSymbol* sym = symbols_.at(bases[0]);
       site.symbol = sym->name;
       site.symbol_bytes = sym->bytes;
       site.symbol_base = bases[0];
+      site.extent = sym->bytes ? P_.constant(static_cast<uint64_t>(*sym->bytes), 32) : dynamic_extent();
     }
     if (!site.unknown && P_.opaque(site.address)) site.unknown = P_.opaque_reason(site.address);
     out_.sites.push_back(std::move(site));
@@ -517,7 +685,15 @@ class KernelEval {
         v = it->second;
       } else if (is_kernel_param(fr, name) && !standalone_) {
         const std::string key = fmt::format("{}+{}:{}", name, off, w);
-        v = P_.var_term(keyed_uniform(key, off ? fmt::format("{}+{}", name, off) : name, w, 0, term::mask_of(w)));
+        // A value every stated launch gives (`param n == 64`) is a constant, not an unknown.
+        const auto fixed = off != 0 ? std::nullopt : common_stated([&](const KernelLaunch& l) {
+          for (const ParamFact& f : l.params)
+            if (f.param == name && f.relation == ParamFact::Relation::Eq) return std::optional<int64_t>(f.value);
+          return std::optional<int64_t>();
+        });
+        v = fixed ? P_.constant(static_cast<uint64_t>(*fixed) & term::mask_of(w), w)
+                  : P_.var_term(keyed_uniform(key, off ? fmt::format("{}+{}", name, off) : name, w, 0, term::mask_of(w)));
+        if (off == 0 && !fixed) param_values_.emplace(std::pair{name, int64_t{w}}, v);
       } else {
         v = opaque(fmt::format("parameter {} of {} is not known here", name, fr.fn->name), w);
       }
@@ -1267,7 +1443,8 @@ class KernelEval {
           if (k >= w) {
             model[r] = e;
           } else {
-            const TermId V = P_.var_term(uniform(fmt::format("v{}@{}", r, where), w, 0, term::mask_of(w) >> k, 0, true));
+            const TermId V = P_.var_term(uniform(fmt::format("v{}@{}", r, where), w, 0, term::mask_of(w) >> k, 0,
+                                                "a loop value the model over-approximates (the loop may never produce it)"));
             model[r] = P_.add(e, P_.mul(V, P_.constant(uint64_t{1} << k, w)));
           }
           it = pending.erase(it);
@@ -1294,9 +1471,12 @@ class KernelEval {
   std::map<VarId, const SharedSymbol*> symbols_;
   int probing_ = 0, probe_depth_ = 0;
   size_t steps_ = 0;
-  TermId warp_ = 0, thread_exists_ = 0, shared_window_ = 0, local_window_ = 0;
+  TermId warp_ = 0, thread_exists_ = 0, launch_ok_ = 0, shared_window_ = 0, local_window_ = 0;
   std::array<TermId, 3> tid_{}, ntid_{};
   bool multi_d_ = false;
+  const std::vector<KernelLaunch>* stated_ = nullptr;  ///< the launches stated for this kernel
+  std::map<std::string, TermId> launch_values_;         ///< launch registers read, by name
+  std::map<std::pair<std::string, int64_t>, TermId> param_values_;  ///< kernel parameters read: (name, offset)
 };
 
 }  // namespace

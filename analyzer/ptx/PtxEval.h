@@ -10,12 +10,15 @@
 // finite sets, other values as entry + V*2^k), shfl.sync, and shared memory symbols (static, with
 // their size, and dynamic). Everything else becomes an opaque value with a reason; an access whose
 // address or activity depends on one is reported unknown, never proven.
+#include <array>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "analyzer/ptx/PtxModule.h"
 #include "analyzer/term/Term.h"
+#include "hw/Arch.h"
 
 namespace lp::ptx {
 
@@ -35,6 +38,30 @@ struct SiteOrigin {
   std::vector<std::optional<size_t>> call_debug_locs;
 };
 
+/// A fact about a kernel parameter: its value (signed, at the width the kernel reads it) stands in
+/// `relation` to `value`.
+struct ParamFact {
+  enum class Relation { Eq, Ne, Lt, Le, Gt, Ge, MultipleOf };
+  std::string param;  ///< the PTX parameter's name, e.g. `_Z9transposePfPKfii_param_2`
+  Relation relation = Relation::Eq;
+  int64_t value = 0;
+};
+
+/// One way a kernel is launched. Any part may be unknown (nullopt, or no parameter facts); what is
+/// stated narrows the launch domain, it never widens it past the hardware's limits.
+struct KernelLaunch {
+  std::optional<std::array<int64_t, 3>> block, grid;
+  std::optional<int64_t> dynamic_smem;  ///< bytes of dynamic shared memory
+  std::vector<ParamFact> params;
+};
+
+/// The block extents a kernel's accesses depend on that no directive or stated launch fixes:
+/// a verdict that holds only for some of their values depends on the launch.
+struct LaunchVars {
+  std::array<std::optional<term::VarId>, 3> ntid;  ///< %ntid.x/y/z when free
+  bool one_dimensional = false;  ///< the kernel reads no %tid.y/z, %ntid.y/z: launched as a 1-D block
+};
+
 struct Site {
   SiteKind kind = SiteKind::PerLane;
   std::string opcode;        ///< as written, e.g. "ld.shared.v4.u32"
@@ -48,6 +75,9 @@ struct Site {
   std::optional<std::string> symbol;   ///< the shared symbol addressed, when exactly one
   std::optional<int64_t> symbol_bytes; ///< its size; nullopt for dynamic shared memory
   std::optional<term::VarId> symbol_base;
+  /// Bytes from the symbol's base (or from 0 without one) every access must stay inside: the
+  /// symbol's size, the dynamic shared memory of the launch, or the architecture's shared memory.
+  term::TermId extent = 0;
   SiteOrigin origin;
 };
 
@@ -63,10 +93,14 @@ struct KernelResult {
   size_t pos = 0;
   std::vector<Site> sites;
   std::vector<Issue> issues;
+  LaunchVars launch;
 };
 
 struct EvalOptions {
-  int64_t max_smem_bytes = 227 * 1024;   ///< the architecture's shared memory per block
+  const hw::Arch* arch = &hw::default_arch();  ///< shared memory per block and the launch limits
+  /// Stated launches by PTX kernel name: the kernel is launched in one of these ways. A kernel
+  /// not listed may be launched in any way the hardware and its directives allow.
+  std::map<std::string, std::vector<KernelLaunch>> launches;
   size_t max_steps = size_t{8} << 20;    ///< instructions evaluated per kernel (loops twice, calls inlined)
   int max_call_depth = 16;
   int max_probe_depth = 6;               ///< loops nested deeper are summarised without a probe pass

@@ -9,9 +9,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analyzer/diag/Diagnostic.h"
+#include "analyzer/support/ReadFile.h"
 
 namespace lp::ptx {
 
@@ -96,6 +98,10 @@ struct Function {
   std::vector<Instruction> body;
   std::map<std::string, size_t> labels; ///< label -> index of the next instruction
   std::optional<std::array<int64_t, 3>> maxntid, reqntid;
+  std::optional<std::array<int64_t, 3>> reqnctapercluster;  ///< the cluster shape the kernel requires
+  bool explicitcluster = false;           ///< launched with clusters (`.explicitcluster`)
+  std::optional<int64_t> minnctapersm;    ///< a register-allocation hint; it does not constrain a launch
+  std::optional<int64_t> maxclusterrank;  ///< the most CTAs a cluster of this kernel may have
 
   std::optional<RegType> reg_type(const std::string& name) const;
 };
@@ -128,7 +134,7 @@ std::vector<SourceFrame> source_frames(const Module& module, size_t index);
 
 /// Limits on what the reader accepts; past one, a located diagnostic.
 struct ReadLimits {
-  size_t max_bytes = size_t{64} << 20;
+  size_t max_bytes = kMaxSourceFileBytes;
   size_t max_instructions = size_t{2} << 20;
   int max_nesting = 64;
   int64_t max_registers = int64_t{1} << 24;  ///< registers one range may declare
@@ -138,6 +144,10 @@ struct ReadLimits {
 /// expected) at the first malformed statement, unknown instruction, undeclared register or label,
 /// or exceeded limit.
 Module read_ptx(std::shared_ptr<const SourceText> source, const ReadLimits& limits = {});
+
+/// PTX's one predefined identifier that is not a special register (PTX ISA 9.0, section 4.4,
+/// Identifiers, table "Predefined Identifiers"): the warp's size in threads, a constant.
+inline constexpr std::string_view kWarpSizeIdentifier = "WARP_SZ";
 
 /// Whether `opcode`'s first component is a PTX instruction name (PTX ISA 9.0, chapter 9).
 bool known_instruction(const std::string& base);

@@ -54,7 +54,7 @@ bool special_register(const std::string& name) {
       "%cluster_nctarank", "%lanemask_eq", "%lanemask_le", "%lanemask_lt", "%lanemask_ge", "%lanemask_gt", "%clock",
       "%clock_hi", "%clock64", "%globaltimer", "%globaltimer_lo", "%globaltimer_hi", "%total_smem_size",
       "%aggr_smem_size", "%dynamic_smem_size", "%current_graph_exec", "%reserved_smem_offset_begin",
-      "%reserved_smem_offset_end", "%reserved_smem_offset_cap", "%reserved_smem_offset_2"};
+      "%reserved_smem_offset_end", "%reserved_smem_offset_cap", "%reserved_smem_offset_0", "%reserved_smem_offset_1"};
   const size_t dot = name.find('.');
   const std::string base = name.substr(0, dot);
   if (base.rfind("%envreg", 0) == 0 || base.rfind("%pm", 0) == 0) return true;
@@ -70,7 +70,7 @@ class Reader {
 
   Module read() {
     if (t_.size() > limits_.max_bytes)
-      fail(0, fmt::format("the PTX file has {} bytes, more than the {} the reader accepts", t_.size(), limits_.max_bytes));
+      fail(0, fmt::format("the PTX file is larger than the {} bytes the reader accepts", limits_.max_bytes));
     Module m;
     m.source = src_;
     mod_ = &m;
@@ -451,10 +451,21 @@ class Reader {
           if (!accept(",")) break;
         }
         (req ? f.reqntid : f.maxntid) = dims;
-      } else if (accept(".minnctapersm") || accept(".maxnreg") || accept(".maxnctapersm") || accept(".maxclusterrank")) {
+      } else if (accept(".minnctapersm")) {
+        f.minnctapersm = small_int("a count", 0, int64_t{1} << 30);
+      } else if (accept(".maxclusterrank")) {
+        f.maxclusterrank = small_int("a count", 1, int64_t{1} << 30);
+      } else if (accept(".maxnreg") || accept(".maxnctapersm")) {
         small_int("a count", 0, int64_t{1} << 30);
-      } else if (accept(".reqnctapercluster") || accept(".explicitcluster")) {
-        while (tok_.kind == Token::Kind::Number || is(",")) advance();
+      } else if (accept(".reqnctapercluster")) {
+        std::array<int64_t, 3> dims{1, 1, 1};
+        for (int k = 0; k < 3; ++k) {
+          dims[static_cast<size_t>(k)] = small_int("a cluster extent", 1, 1 << 20);
+          if (!accept(",")) break;
+        }
+        f.reqnctapercluster = dims;
+      } else if (accept(".explicitcluster")) {
+        f.explicitcluster = true;
       } else if (accept(".noreturn")) {
       } else if (accept(".pragma")) {
         skip_to_semicolon();
@@ -681,7 +692,7 @@ class Reader {
         check_register(f, o.name, o.pos);
         break;
       case Operand::Kind::Symbol: {
-        const bool known = declared_.count(o.name) || f.labels.count(o.name) || f.local_params.count(o.name) ||
+        const bool known = o.name == kWarpSizeIdentifier || declared_.count(o.name) || f.labels.count(o.name) || f.local_params.count(o.name) ||
                            std::any_of(f.params.begin(), f.params.end(), [&](const Param& p) { return p.name == o.name; }) ||
                            std::any_of(f.returns.begin(), f.returns.end(), [&](const Param& p) { return p.name == o.name; }) ||
                            std::any_of(f.shared.begin(), f.shared.end(), [&](const SharedSymbol& s) { return s.name == o.name; });

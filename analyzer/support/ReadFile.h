@@ -11,6 +11,10 @@
 
 namespace lp {
 
+/// The largest source file (annotated source, PTX, a kernel's CUDA source) the checker reads; a
+/// larger one is reported, not read.
+inline constexpr uint64_t kMaxSourceFileBytes = uint64_t{16} << 20;
+
 /// Why a file was not read; `what()` is "PATH: PROBLEM".
 class FileReadError : public Error {
  public:

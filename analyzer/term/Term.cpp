@@ -57,7 +57,8 @@ TermPool::TermPool() {
 VarId TermPool::new_var(VarInfo info) {
   if (vars_.size() >= kMaxNodes) throw TermLimitError("too many variables");
   if (info.width < 1 || info.width > 64) throw TermLimitError("variable width outside 1..64");
-  if (info.hi == 0 && info.lo == 0 && info.kind != VarKind::Lane) info.hi = mask_of(info.width);
+  info.hi = std::min(info.hi, mask_of(info.width));
+  if (info.lo > info.hi) throw TermLimitError("a variable with an empty range");
   vars_.push_back(std::move(info));
   var_terms_.push_back(0);
   const VarId v = static_cast<VarId>(vars_.size() - 1);
@@ -224,10 +225,49 @@ void TermPool::linear_form(TermId t, uint64_t scale, std::vector<std::pair<TermI
   atoms.emplace_back(t, scale);
 }
 
+// Euclid's identity in a sum: k*(a % b) + k*(b * (a / b)) is k*a, exactly, for unsigned bit-vectors
+// (b * (a / b) <= a cannot wrap; b = 0 gives a + 0). A thread's linear index written back from its
+// coordinates (`tid.x + ntid.x * (tid.y + ntid.y * tid.z)`, cooperative groups' thread_rank) folds
+// to the index itself instead of a product of divisions by unknowns.
+void TermPool::fold_euclid(std::map<TermId, uint64_t>& merged, uint64_t& constant, uint64_t m) const {
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const auto& [product, k] : merged) {
+      const Node& p = nodes_[product];
+      if (p.op != Op::Mul || (k & m) == 0) continue;
+      for (auto [quotient, divisor] : {std::pair{p.a, p.b}, std::pair{p.b, p.a}}) {
+        const Node& q = nodes_[quotient];
+        if (q.op != Op::UDiv || q.b != divisor) continue;
+        Node r;
+        r.op = Op::URem;
+        r.width = q.width;
+        r.a = q.a;
+        r.b = q.b;
+        auto rem = index_.find(r);
+        if (rem == index_.end()) continue;
+        auto it = merged.find(rem->second);
+        if (it == merged.end() || ((it->second - k) & m) != 0) continue;
+        const uint64_t coef = k;
+        const TermId dividend = q.a;
+        merged.erase(it);
+        merged.erase(product);
+        std::vector<std::pair<TermId, uint64_t>> atoms;
+        size_t budget = kMaxLinearAtoms;
+        linear_form(dividend, coef, atoms, constant, budget);
+        for (const auto& [atom, c] : atoms) merged[atom] += c;
+        changed = true;
+        break;
+      }
+      if (changed) break;
+    }
+  }
+}
+
 TermId TermPool::add_linear(const std::vector<std::pair<TermId, uint64_t>>& raw, uint64_t constant, int width) {
   const uint64_t m = mask_of(width);
   std::map<TermId, uint64_t> merged;
   for (const auto& [atom, coef] : raw) merged[atom] += coef;
+  fold_euclid(merged, constant, m);
   std::optional<TermId> sum;
   for (const auto& [atom, coef] : merged) {
     if ((coef & m) == 0) continue;

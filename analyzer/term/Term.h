@@ -16,6 +16,7 @@
 // Bool values are width-1 terms. Every node records whether it depends on the lane, on an
 // opaque or a probe variable, so a question like "is this address lane-uniform?" is O(1).
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -42,12 +43,22 @@ struct VarInfo {
   std::string name;
   VarKind kind = VarKind::Uniform;
   int width = 32;
-  uint64_t lo = 0, hi = 0;  ///< unsigned range [lo, hi] (inclusive), within the width
+  uint64_t lo = 0, hi = ~uint64_t{0};  ///< unsigned range [lo, hi] (inclusive); hi is clipped to the width
   int align_log2 = 0;       ///< the low align_log2 bits are zero
-  std::string reason;       ///< Opaque: why the value is not modelled
+  /// Opaque: why the value is not modelled. Over-approximated: why the domain is wider than the
+  /// values the program can give it.
+  std::string reason;
   /// Uniform values whose domain the model over-approximates (a loop's iteration count, a loop
-  /// value's congruence class): a counterexample at such a value may not be reachable.
+  /// value's congruence class, a special register whose values PTX does not state): a
+  /// counterexample at such a value may not be reachable.
   bool over_approximated = false;
+};
+
+/// The values a uniform variable may take: lo..hi whose low align_log2 bits are zero.
+struct VarDomain {
+  uint64_t lo = 0, hi = 0;
+  int align_log2 = 0;
+  friend bool operator==(const VarDomain&, const VarDomain&) = default;
 };
 
 /// Flags of a node (and of everything below it).
@@ -157,6 +168,7 @@ class TermPool {
  private:
   TermId make(Node n);
   TermId add_linear(const std::vector<std::pair<TermId, uint64_t>>& atoms, uint64_t constant, int width);
+  void fold_euclid(std::map<TermId, uint64_t>& merged, uint64_t& constant, uint64_t m) const;
   void linear_form(TermId t, uint64_t scale, std::vector<std::pair<TermId, uint64_t>>& atoms, uint64_t& constant,
                    size_t& budget) const;
   TermId commutative(Op op, TermId a, TermId b);

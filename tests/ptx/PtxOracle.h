@@ -16,6 +16,7 @@ namespace lp::test {
 /// ("n@" the loop's iteration, "stage@" the stage counter's index, a parameter's PTX name).
 struct OracleEnv {
   int lane = 0, warp = 0;
+  int64_t threads = 1024;  ///< the block's threads (ntid.x of a one-dimensional launch): thread tid() exists below it
   std::map<std::string, int64_t> uniforms;
   int64_t get(const std::string& prefix) const {
     for (const auto& [name, v] : uniforms)

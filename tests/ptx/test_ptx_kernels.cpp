@@ -51,6 +51,7 @@ std::vector<std::vector<uint64_t>> sample_values(const TermPool& P, const std::v
     const auto& info = P.var(v);
     std::vector<uint64_t> vals;
     if (info.name == "warp") vals = {0, 1, 2, 3};
+    else if (info.name == "ntid.x") vals = {info.hi, 32, 48, 1};  // whole and partial warps, one thread
     else if (info.name.rfind("stage@", 0) == 0) for (uint64_t k = info.lo; k <= info.hi; ++k) vals.push_back(k);
     else if (info.name.rfind("n@", 0) == 0) vals = {0, 1, 2};
     else if (info.name.find("_param_") != std::string::npos) vals = {0, 1, 3};
@@ -84,6 +85,7 @@ bool follows(lp::ptx::Analysis& a, const lp::ptx::Site& site, const lp::test::Or
       ev.set(vars[i], values[i][idx[i]]);
       const auto& info = a.pool.var(vars[i]);
       if (info.name == "warp") env.warp = static_cast<int>(values[i][idx[i]]);
+      else if (info.name == "ntid.x") env.threads = static_cast<int64_t>(values[i][idx[i]]);
       else env.uniforms[info.name] = lp::term::to_signed(values[i][idx[i]], info.width);
       if (site.symbol_base && vars[i] == *site.symbol_base) base = values[i][idx[i]];
     }
@@ -93,7 +95,7 @@ bool follows(lp::ptx::Analysis& a, const lp::ptx::Site& site, const lp::test::Or
       env.lane = lane;
       ev.set(a.pool.lane_var(), static_cast<uint64_t>(lane));
       const bool active = ev.eval(site.active) != 0;
-      if (active != o.active(env)) return false;
+      if (active != (o.active(env) && env.tid() < env.threads)) return false;
       if (!active || lane >= address_lanes) continue;
       const uint64_t got = (ev.eval(site.address) - base) & 0xffffffffu;
       if (got != (static_cast<uint64_t>(o.offset(env)) & 0xffffffffu)) return false;
@@ -176,7 +178,7 @@ void check_file(const std::string& ptx_path, const std::string& cu_path, const s
       acc.address_lanes = address_lanes;
       acc.arch = &arch;
       acc.base = site.symbol_base;
-      acc.extent = site.symbol_bytes.value_or(arch.max_smem_bytes_per_block);
+      acc.extent = site.extent;
       const lp::SymbolicResult r = lp::decide_symbolic_access(acc, lp::Engine::Auto, {});
       REQUIRE(r.conflicts.verdict != lp::Verdict::Unknown);
       CHECK((r.conflicts.verdict == lp::Verdict::Refuted) == formula_conflicts);

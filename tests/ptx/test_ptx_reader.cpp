@@ -82,7 +82,7 @@ TEST_CASE("ptx reader: truncation at every byte never crashes and never reads a 
 TEST_CASE("ptx reader: limits on size, nesting, instructions and register ranges", "[ptx]") {
   lp::ptx::ReadLimits small;
   small.max_bytes = 100;
-  CHECK(error_of(kernel(""), small).find("more than the 100 the reader accepts") != std::string::npos);
+  CHECK(error_of(kernel(""), small).find("larger than the 100 bytes the reader accepts") != std::string::npos);
   CHECK(error_of(kernel(std::string(100, '{') + std::string(100, '}'))).find("blocks nested more than 64 deep") != std::string::npos);
   lp::ptx::ReadLimits few;
   few.max_instructions = 3;

@@ -1,0 +1,103 @@
+#pragma once
+// The PTX front end's facts about one compiled module, for the rules (the one door with the
+// annotations: rules/Rule.h's FileContext): each kernel's shared-memory instructions placed at the
+// user's source line, with their hardware instruction and their per-lane address and activity
+// terms evaluated in the kernel's launch domain, and what could not be read or analysed. The rules
+// judge these facts (LP002, LP010, LP011, LP014); nothing here decides a property.
+//
+// The launch domain (docs/ptx.md): the hardware's limits and the kernel's directives always; then
+// the launches stated for the kernel, from the first of these that has any: `check --launch`, the
+// configuration's `[ptx.launch]`, `// layoutproof: launch ...` comments at the kernel in its source,
+// and the launches its translation unit's host code makes with constant shapes (`check --cuda`).
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "analyzer/annotate/Statement.h"
+#include "analyzer/cuda/CudaSource.h"
+#include "analyzer/diag/Diagnostic.h"
+#include "analyzer/ptx/PtxEval.h"
+#include "analyzer/ptx/PtxModule.h"
+#include "hw/Arch.h"
+#include "hw/SmemInstr.h"
+
+namespace lp::ptx {
+
+/// Where an instruction is shown: the user's source line of its outermost frame when that file may
+/// be read (else the PTX line), with the inlined frames and the PTX instruction as notes.
+struct Placement {
+  SourceLoc loc;
+  std::vector<Note> notes;
+  int ptx_line = 0;
+};
+
+/// A launch stated outside the PTX and its source: an entry of `[ptx.launch]` or a `--launch`.
+struct StatedLaunch {
+  std::string kernel;  ///< the kernel's demangled name, template arguments allowed; "*": every kernel
+  annotate::LaunchDecl facts;
+};
+
+/// What the front end reads besides the PTX text.
+struct FrontEndInputs {
+  /// Source files findings may quote and launch comments are read from, besides those under the
+  /// working directory and the PTX's directory (e.g. `--cuda`'s input).
+  std::set<std::string> extra_sources;
+  std::vector<StatedLaunch> option_launches, config_launches;
+  /// The launches of the translation unit's host code (`--cuda`), when it was read.
+  std::optional<std::vector<cuda::HostLaunch>> host_launches;
+};
+
+/// One shared-memory instruction of a kernel.
+struct AccessFact {
+  size_t site = 0;  ///< into the kernel's KernelResult::sites
+  Placement at;
+  std::string what;                      ///< "ld.shared.f32 (PTX line 133)"
+  const hw::SmemInstr* instr = nullptr;  ///< null: no bank model (shared-memory atomics)
+  std::optional<std::string> unknown;    ///< why the access cannot be decided at all
+};
+
+struct KernelFacts {
+  size_t result = 0;  ///< into Analysis::kernels
+  std::string name;   ///< demangled
+  std::vector<AccessFact> accesses;     ///< per-lane accesses (LP002)
+  std::vector<AccessFact> descriptors;  ///< descriptor traffic, no per-lane addresses (LP010)
+  std::vector<std::pair<Placement, std::string>> issues;  ///< parts of the kernel not analysed
+  /// How a uniform unknown is shown: a parameter's PTX name -> "width (parameter 2)".
+  std::map<std::string, std::string> uniform_names;
+  /// The launch domain the kernel was evaluated in, and where it comes from (for --verbose).
+  std::string launch;
+  /// The kernel's definition in its source when the checker reads it, else its `.entry` in the PTX.
+  SourceLoc where;
+};
+
+/// A stated launch that contradicts the kernel's directives or the hardware (rule LP014).
+struct LaunchProblem {
+  SourceLoc loc;
+  std::string message;
+  std::vector<Note> notes;
+};
+
+struct CompiledModule {
+  std::shared_ptr<const SourceText> ptx;
+  std::optional<Diagnostic> read_error;  ///< the PTX could not be read (rule LP011)
+  const hw::Arch* arch = nullptr;
+  std::string arch_note;                 ///< when the model is not the `.target`'s own
+  Module module;
+  Analysis analysis;
+  std::vector<KernelFacts> kernels;
+  std::vector<LaunchProblem> launch_problems;
+
+  const KernelResult& result(const KernelFacts& k) const { return analysis.kernels[k.result]; }
+  const Site& site(const KernelFacts& k, const AccessFact& a) const { return result(k).sites[a.site]; }
+};
+
+/// Reads, analyses and places one PTX file.
+std::unique_ptr<CompiledModule> read_compiled_module(const std::string& path, std::string text, const FrontEndInputs& inputs);
+
+/// `name` demangled (itself when it is not a mangled C++ name).
+std::string demangled(const std::string& name);
+
+}  // namespace lp::ptx
