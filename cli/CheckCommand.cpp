@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "analyzer/annotate/LaunchFacts.h"
+#include "analyzer/support/Governor.h"
 #include "hw/Arch.h"
 #include "cli/Command.h"
 #include "cli/CudaCompile.h"
@@ -73,20 +74,6 @@ class CheckCommand : public Command {
   int run() override {
     if (paths_.empty() && cuda_.empty()) throw InputError("check needs at least one PATH, or --cuda FILE");
     rules::CheckOptions opt;
-    std::optional<CompiledPtx> compiled;
-    if (!cuda_.empty()) {
-      try {
-        compiled = compile_cuda_to_ptx(cuda_, arch_, paths_);  // the positionals are nvcc's arguments
-      } catch (const CudaCompileError& e) {
-        std::cerr << e.output << "error: " << e.what() << "\n";
-        return kBadInput;
-      }
-      paths_ = {compiled->ptx_path};
-      opt.ptx.extra_sources.insert(cuda_);
-      opt.ptx.host_launches = compiled->host_launches;
-      if (!compiled->host_note.empty()) std::cerr << "note: " << compiled->host_note << "\n";
-    }
-    for (const std::string& l : launches_) opt.ptx.option_launches.push_back(launch_option(l));
     try {
       if (!config_path_.empty()) opt.config = rules::load_config(config_path_);
       else if (std::filesystem::exists(".layoutproof.toml")) opt.config = rules::load_config(".layoutproof.toml");
@@ -98,6 +85,25 @@ class CheckCommand : public Command {
     if (time_budget_) opt.config.time_budget_s = *time_budget_;
     if (memory_mb_) opt.config.limits.memory_mb = *memory_mb_;
     if (!no_cache_) opt.cache_dir = cache_dir_.empty() ? default_cache_dir() : std::optional<std::string>(cache_dir_);
+    for (const std::string& l : launches_) opt.ptx.option_launches.push_back(launch_option(l));
+    std::optional<CompiledPtx> compiled;
+    if (!cuda_.empty()) {
+      // nvcc runs under the run's budget: its time counts against the run's, and it is stopped
+      // at the memory budget.
+      Stopwatch nvcc;
+      try {
+        BudgetScope scope(rules::run_budget(opt.config));
+        compiled = compile_cuda_to_ptx(cuda_, arch_, paths_);  // the positionals are nvcc's arguments
+      } catch (const CudaCompileError& e) {
+        std::cerr << e.output << "error: " << e.what() << "\n";
+        return kBadInput;
+      }
+      if (opt.config.time_budget_s) opt.config.time_budget_s = std::max(0.001, *opt.config.time_budget_s - nvcc.elapsed_ms() / 1000);
+      paths_ = {compiled->ptx_path};
+      opt.ptx.extra_sources.insert(cuda_);
+      opt.ptx.host_launches = compiled->host_launches;
+      if (!compiled->host_note.empty()) std::cerr << "note: " << compiled->host_note << "\n";
+    }
     const bool tty = !no_progress_ && isatty(STDERR_FILENO);
     if (tty)
       opt.progress = [](size_t done, size_t total, const std::string& path) {

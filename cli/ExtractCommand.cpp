@@ -14,6 +14,7 @@
 
 #include "analyzer/annotate/AnnotationParser.h"
 #include "analyzer/support/Process.h"
+#include "analyzer/support/ReadFile.h"
 #include "cli/Command.h"
 #include "replay/Process.h"
 #include "report/Report.h"
@@ -28,7 +29,9 @@ namespace {
 // What a compiler and a probe may print, and the annotations a probe may write (the scanner's
 // own file limit).
 constexpr size_t kMaxToolOutput = size_t{1} << 20;
-constexpr uintmax_t kMaxEmittedBytes = uintmax_t{16} << 20;
+constexpr uintmax_t kMaxEmittedBytes = kMaxSourceFileBytes;
+// The host compiler may write no file larger (the probe binary, its temporaries).
+constexpr uint64_t kMaxCompilerFileBytes = uint64_t{1} << 30;
 
 // A clang-style error at a place in a file we do not show (the probe, or the emitted file).
 void located_error(const std::string& file, int64_t line, const std::string& message) {
@@ -156,7 +159,10 @@ class ExtractCommand : public Command {
     if (std::optional<std::string> own = companion_include_dir()) argv.push_back("-I" + *own);
     for (const std::string& d : cuda_include_dirs()) argv.push_back("-I" + d);
     argv.insert(argv.end(), {probe_, "-o", binary});
-    ProcessResult r = run_process(argv, {compile_timeout_, kMaxToolOutput});
+    ProcessLimits limits = budget_limits(kMaxCompilerFileBytes);
+    limits.timeout_s = compile_timeout_;
+    limits.max_output = kMaxToolOutput;
+    ProcessResult r = run_process(argv, limits);
     if (r.exit_code == 127 && !r.timed_out) {
       std::cerr << fmt::format("error: the compiler '{}' cannot be started; name one with --cxx\n", cxx);
       stop();
@@ -186,7 +192,11 @@ class ExtractCommand : public Command {
   std::string run_probe(const std::string& binary, const std::string& emitted_path) {
     std::error_code ec;
     fs::remove(emitted_path, ec);
-    ProcessResult r = run_process({binary}, {run_timeout_, kMaxToolOutput}, {"LAYOUTPROOF_EMIT=" + emitted_path});
+    // The probe's output file stops one byte past what may be read: a flood never reaches the disk.
+    ProcessLimits limits = budget_limits(kMaxEmittedBytes + 1);
+    limits.timeout_s = run_timeout_;
+    limits.max_output = kMaxToolOutput;
+    ProcessResult r = run_process({binary}, limits, {"LAYOUTPROOF_EMIT=" + emitted_path});
     std::string emitted;
     const uintmax_t size = fs::exists(emitted_path, ec) ? fs::file_size(emitted_path, ec) : 0;
     if (size > kMaxEmittedBytes) {

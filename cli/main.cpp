@@ -5,6 +5,7 @@
 #include "analyzer/diag/Diagnostic.h"
 #include "analyzer/support/Error.h"
 #include "analyzer/support/Governor.h"
+#include "analyzer/support/Process.h"
 #include "solver/Engines.h"
 #include "solver/ToolVersions.h"
 
@@ -32,6 +33,8 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : lp::cli::kBadInput;
   }
   spdlog::set_level(verbose ? spdlog::level::debug : spdlog::level::warn);
+  // The compilers and probes commands start, and whatever they start, end with their run.
+  lp::adopt_orphans();
   int code = lp::cli::kBadInput;
   try {
     for (auto& [sub, cmd] : subs) {

@@ -4,6 +4,7 @@
 // accesses (a buffer layout and a lane map) and the instructions of compiled kernels (per-lane
 // address terms recovered from PTX, docs/ptx.md). docs/rules/LP002.md
 #include "hw/Arch.h"
+#include "analyzer/support/Parallel.h"
 #include "hw/HwError.h"
 #include "rules/Rule.h"
 #include "rules/DeclaredAccess.h"
@@ -98,20 +99,26 @@ class BankConflictRule : public Rule {
         sink.obligation_at(at.loc, fmt::format("{}: every shared-memory access analysed", k.name), false, 0);
         sink.report_at(at.loc, std::move(f));
       }
-      for (const ptx::AccessFact& a : k.accesses) judge(ctx, m, k, a, sink);
     }
+    // Every access of every kernel decided in parallel, then reported in program order.
+    std::vector<std::pair<const ptx::KernelFacts*, const ptx::AccessFact*>> all;
+    for (const ptx::KernelFacts& k : m.kernels)
+      for (const ptx::AccessFact& a : k.accesses) all.emplace_back(&k, &a);
+    std::vector<Judged> judged(all.size());
+    parallel_for(all.size(), ctx.jobs, [&](size_t i) { judged[i] = decide_access(ctx, m, *all[i].first, *all[i].second); });
+    for (size_t i = 0; i < all.size(); ++i) report_access(m, *all[i].first, *all[i].second, judged[i], sink);
   }
 
-  static void judge(const FileContext& ctx, const ptx::CompiledModule& m, const ptx::KernelFacts& k, const ptx::AccessFact& a,
-                    FindingSink& sink) {
+  // An access decided, or why it cannot be.
+  struct Judged {
+    std::optional<SymbolicResult> result;
+    std::string unknown;
+  };
+
+  static Judged decide_access(const FileContext& ctx, const ptx::CompiledModule& m, const ptx::KernelFacts& k,
+                              const ptx::AccessFact& a) {
+    if (a.unknown) return Judged{std::nullopt, *a.unknown};
     const ptx::Site& s = m.site(k, a);
-    auto unknown = [&](const std::string& reason) {
-      rules::Finding f = unknown_finding(a.at.loc, a.what + " is conflict-free", reason);
-      f.notes = a.at.notes;
-      sink.obligation_at(a.at.loc, a.what + " is conflict-free, aligned and in bounds", false, 0);
-      sink.report_at(a.at.loc, std::move(f));
-    };
-    if (a.unknown) return unknown(*a.unknown);
     SymbolicAccess acc;
     acc.pool = &m.analysis.pool;
     acc.address = s.address;
@@ -124,12 +131,24 @@ class BankConflictRule : public Rule {
     acc.base = s.symbol_base;
     acc.extent = s.extent;
     acc.free_extents = m.result(k).launch.ntid;
-    SymbolicResult r;
     try {
-      r = decide_symbolic_access(acc, ctx.config.engine, ctx.config.limits);
+      return Judged{decide_symbolic_access(acc, ctx.config.engine, ctx.config.limits), ""};
     } catch (const hw::HwError& e) {
-      return unknown(e.what());
+      return Judged{std::nullopt, e.what()};
     }
+  }
+
+  static void report_access(const ptx::CompiledModule& m, const ptx::KernelFacts& k, const ptx::AccessFact& a, const Judged& j,
+                            FindingSink& sink) {
+    const ptx::Site& s = m.site(k, a);
+    auto unknown = [&](const std::string& reason) {
+      rules::Finding f = unknown_finding(a.at.loc, a.what + " is conflict-free", reason);
+      f.notes = a.at.notes;
+      sink.obligation_at(a.at.loc, a.what + " is conflict-free, aligned and in bounds", false, 0);
+      sink.report_at(a.at.loc, std::move(f));
+    };
+    if (!j.result) return unknown(j.unknown);
+    const SymbolicResult& r = *j.result;
     const std::string region = s.symbol ? fmt::format("'{}'", ptx::demangled(*s.symbol)) : "shared memory";
     sink.obligation_at(a.at.loc, a.what + " is aligned", r.alignment.verdict == Verdict::Proven, r.alignment.time_ms, proof_of(r.alignment));
     sink.obligation_at(a.at.loc, fmt::format("{} stays inside {}", a.what, region), r.bounds.verdict == Verdict::Proven,
@@ -198,7 +217,7 @@ class BankConflictRule : public Rule {
                                 FindingSink& sink) {
     if (p.verdict == Verdict::Proven) return;
     if (p.verdict == Verdict::Unknown) {
-      rules::Finding f = unknown_finding(a.at.loc, holds, p.reason);
+      rules::Finding f = unknown_finding(a.at.loc, holds, p);
       f.notes = a.at.notes;
       sink.report_at(a.at.loc, std::move(f));
       return;
@@ -221,7 +240,7 @@ class BankConflictRule : public Rule {
                                 const hw::SmemInstr& instr, const SymbolicProperty& p, FindingSink& sink) {
     if (p.verdict == Verdict::Proven) return;
     if (p.verdict == Verdict::Unknown) {
-      rules::Finding f = unknown_finding(a.at.loc, a.what + " is conflict-free", p.reason);
+      rules::Finding f = unknown_finding(a.at.loc, a.what + " is conflict-free", p);
       f.notes = a.at.notes;
       sink.report_at(a.at.loc, std::move(f));
       return;

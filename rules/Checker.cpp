@@ -57,6 +57,7 @@ rules::Finding run_problem(SourceLoc loc, std::string message, rules::FindingKin
 // What every file of a run shares: the CuTe definitions of all its files (rule LP012), and the
 // files whose lines findings on generated statements may show (rules/Origins.h).
 struct RunContext {
+  unsigned file_jobs = 1;  ///< threads one file may use: the run's jobs the other files leave
   CuteDefinitions cute;
   std::string cute_text;  ///< every definition, as written: part of the cache key of files that name one
   std::set<std::string> shown;
@@ -64,11 +65,11 @@ struct RunContext {
 
 // Every rule over one file's facts: its annotations, and a compiled module's facts when it is one.
 FileResult check_text(const annotate::ParseResult& parsed, const Config& config, const CuteDefinitions* cute,
-                      const ptx::CompiledModule* compiled = nullptr) {
+                      const ptx::CompiledModule* compiled = nullptr, unsigned jobs = 1) {
   FileResult r;
   BufferGraph graph(parsed);
   AlgebraSteps algebra(parsed, graph, config.engine, config.limits);
-  FileContext ctx{parsed, graph, algebra, config, cute, compiled};
+  FileContext ctx{parsed, graph, algebra, config, cute, compiled, jobs};
   for (const Rule* rule : all_rules()) {
     FindingSink sink(rule->info(), config, r.findings, r.obligations);
     // A rule stopped by the run's budget leaves its remaining obligations undecided: one unknown
@@ -80,10 +81,12 @@ FileResult check_text(const annotate::ParseResult& parsed, const Config& config,
       r.findings.push_back(run_problem(file_start, fmt::format("{} stopped before its last obligation: {}",
                                                                rule->info().id, e.what()),
                                        rules::FindingKind::Unknown));
+      r.findings.back().limited = true;
     } catch (const std::bad_alloc&) {
       r.findings.push_back(run_problem(file_start, fmt::format("{} stopped before its last obligation: the "
                                                                "system refused memory", rule->info().id),
                                        rules::FindingKind::Unknown));
+      r.findings.back().limited = true;
     }
   }
   return r;
@@ -126,13 +129,17 @@ void move_findings(const annotate::ParseResult& parsed, FileResult& r, const Run
 
 // A compiled kernel: the PTX front end's facts (analyzer/ptx/KernelFacts.h) judged by every rule,
 // through the same door as annotations.
-FileResult check_compiled(const std::string& path, std::string text, const CheckOptions& opt) {
+ptx::FrontEndInputs front_end_inputs(const CheckOptions& opt) {
   ptx::FrontEndInputs inputs = opt.ptx;
   inputs.config_launches = opt.config.ptx_launches;
-  const std::unique_ptr<ptx::CompiledModule> compiled = ptx::read_compiled_module(path, std::move(text), inputs);
+  return inputs;
+}
+
+FileResult check_compiled(std::shared_ptr<const SourceText> ptx, const CheckOptions& opt, unsigned jobs) {
+  const std::unique_ptr<ptx::CompiledModule> compiled = ptx::read_compiled_module(std::move(ptx), front_end_inputs(opt));
   annotate::ParseResult none;
   none.source = compiled->ptx;
-  FileResult r = check_text(none, opt.config, nullptr, compiled.get());
+  FileResult r = check_text(none, opt.config, nullptr, compiled.get(), jobs);
   for (const ptx::KernelFacts& k : compiled->kernels)
     r.assumptions.push_back(Note{k.where, fmt::format("kernel {}: launched with {}", k.name, k.launch)});
   return r;
@@ -142,9 +149,23 @@ FileResult check_file(const std::string& path, const CheckOptions& opt, const Ru
                       bool& stored) {
   std::string why;
   std::optional<std::string> read = read_bounded(path, why);
-  if (!read) return FileResult{{unreadable(path, why)}, {}};
+  if (!read) return FileResult{{unreadable(path, why)}, {}, {}};
   std::string text = std::move(*read);
-  if (is_ptx_path(path)) return check_compiled(path, std::move(text), opt);  // not cached
+  if (is_ptx_path(path)) {
+    // Cached by the PTX's content and everything else its results rest on (the launches, the
+    // configuration); the entry also holds the content of each source file its findings quote.
+    auto ptx = std::make_shared<SourceText>();
+    ptx->name = path;
+    ptx->text = std::move(text);
+    // Not by its path: `check --cuda` writes the same PTX to a new temporary file every run.
+    const std::string key = cache ? ResultCache::key("", ptx->text, opt.config, ptx::inputs_key(front_end_inputs(opt))) : "";
+    if (cache)
+      if (auto hit = cache->lookup(key, ptx)) return std::move(*hit);
+    Stopwatch clock;
+    FileResult r = check_compiled(ptx, opt, run.file_jobs);
+    if (cache) stored |= cache->store(key, r, clock.elapsed_ms(), ptx);
+    return r;
+  }
   const std::string key =
       cache ? ResultCache::key(path, text, opt.config, mentions_cute(text) ? run.cute_text : "") : std::string();
   annotate::ParseResult parsed = annotate::parse_annotations(path, std::move(text));
@@ -157,7 +178,7 @@ FileResult check_file(const std::string& path, const CheckOptions& opt, const Ru
   } else {
     Stopwatch clock;
     r = check_text(parsed, opt.config, &run.cute);
-    stored |= cache->store(key, r, clock.elapsed_ms());
+    stored |= cache->store(key, r, clock.elapsed_ms(), parsed.source);
   }
   move_findings(parsed, r, run);
   return r;
@@ -279,8 +300,6 @@ std::vector<std::string> collect_files(const std::vector<std::string>& paths, st
   return out;
 }
 
-namespace {
-
 // The run's budget, installed in every worker (analyzer/support/Governor.h).
 Budget run_budget(const Config& config) {
   Budget budget;
@@ -292,6 +311,8 @@ Budget run_budget(const Config& config) {
   budget.memory_name = "the run's memory budget ([solver] memory-mb)";
   return budget;
 }
+
+namespace {
 
 // A run with its metadata and no results yet.
 rules::CheckRun empty_run() {
@@ -310,15 +331,15 @@ FileResult check_guarded(const std::string& path, Check&& check) {
     return check();
   } catch (const BudgetExhausted& e) {
     return FileResult{{run_problem({}, fmt::format("{} was not checked: {}", path, e.what()), rules::FindingKind::Unknown)},
-                      {}};
+                      {}, {}};
   } catch (const std::bad_alloc&) {
     return FileResult{
         {run_problem({}, fmt::format("{} was not checked: the system refused memory", path), rules::FindingKind::Unknown)},
-        {}};
+        {}, {}};
   } catch (const std::exception& e) {
     return FileResult{
         {run_problem({}, fmt::format("internal error while checking {}: {}", path, e.what()), rules::FindingKind::Invalid)},
-        {}};
+        {}, {}};
   }
 }
 
@@ -356,7 +377,9 @@ rules::CheckRun check_paths(const std::vector<std::string>& paths, const CheckOp
   std::atomic<size_t> next{0}, done{0};
   std::mutex progress_mutex;
   unsigned jobs = opt.jobs ? opt.jobs : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned all_jobs = jobs;
   jobs = static_cast<unsigned>(std::min<size_t>(jobs, std::max<size_t>(1, run.files.size())));
+  shared.file_jobs = std::max(1u, all_jobs / jobs);
   auto worker = [&] {
     BudgetScope scope(budget);
     for (size_t i; (i = next++) < run.files.size();) {
@@ -388,7 +411,12 @@ rules::CheckRun check_source(const std::string& name, std::string text, const Ch
   run.files = {name};
   FileResult r = check_guarded(name, [&] {
     FileResult checked;
-    if (is_ptx_path(name)) return check_compiled(name, std::move(text), options);
+    if (is_ptx_path(name)) {
+      auto ptx = std::make_shared<SourceText>();
+      ptx->name = name;
+      ptx->text = std::move(text);
+      return check_compiled(ptx, options, options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency()));
+    }
     RunContext own;
     annotate::ParseResult parsed = annotate::parse_annotations(name, std::move(text));
     if (mentions_cute(parsed.source->text)) collect_cute_definitions(parsed, own.cute);

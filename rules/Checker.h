@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analyzer/ptx/KernelFacts.h"
+#include "analyzer/support/Governor.h"
 #include "rules/Finding.h"
 #include "rules/Config.h"
 
@@ -37,6 +38,10 @@ rules::CheckRun check_paths(const std::vector<std::string>& paths, const CheckOp
 /// annotations are written in it (.lp, .py, .cu, ..., or .ptx for a compiled kernel), and
 /// findings are located in `text` under that name. No cache; `options.jobs` is not used.
 rules::CheckRun check_source(const std::string& name, std::string text, const CheckOptions& options);
+
+/// The budget of a run under `config`: its time budget from now and its memory budget
+/// (analyzer/support/Governor.h).
+Budget run_budget(const Config& config);
 
 /// Whether `path` names a PTX file (by its extension): checked by the PTX front end.
 bool is_ptx_path(const std::string& path);

@@ -115,6 +115,7 @@ ojson to_json(const Finding& f) {
   for (const TraceStep& t : f.trace) j["trace"].push_back(located_json(t.loc, t.message));
   j["fingerprint"] = f.fingerprint;
   j["gates"] = f.gates;
+  if (f.kind == FindingKind::Unknown) j["limited"] = f.limited;
   return j;
 }
 
@@ -146,6 +147,10 @@ Finding finding_from_json(const json& j) {
   if (const json* g = member(j, "gates")) {
     if (!g->is_boolean()) throw FindingJsonError("gates must be true or false");
     f.gates = g->get<bool>();
+  }
+  if (const json* l = member(j, "limited")) {
+    if (!l->is_boolean()) throw FindingJsonError("limited must be true or false");
+    f.limited = l->get<bool>();
   }
   return f;
 }

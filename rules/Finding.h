@@ -60,6 +60,9 @@ struct Finding {
   std::string fingerprint;
   /// Whether the finding counts for the CI gate (a launch-dependent one by default does not).
   bool gates = true;
+  /// An unknown a time or memory limit left undecided (Outcome::limited): another run may decide
+  /// it, so it is never cached. Other unknowns (a modelling gap) are the same every run.
+  bool limited = false;
 };
 
 /// What a decided obligation rests on (`check --verbose`, `--show-proven`, the JSON report):

@@ -25,15 +25,54 @@ constexpr uint64_t kMaxEntryBytes = uint64_t{16} << 20;
 
 using json = nlohmann::json;
 
-json loc_json(const SourceLoc& l) { return l.source ? json(l.offset) : json(nullptr); }
-// Cache entries are read back defensively: anything out of range makes the entry "damaged" (it
-// is recomputed), so an entry written by someone else cannot point outside the file.
-SourceLoc loc_from(const json& j, const std::shared_ptr<const SourceText>& src) {
-  if (j.is_null()) return SourceLoc{};
-  const size_t offset = j.get<size_t>();
-  if (offset > src->text.size()) throw std::out_of_range("cache entry: location past the end of the file");
-  return SourceLoc{src, offset};
-}
+// The texts an entry's locations point into: [0] is the checked file itself; the others (a
+// compiled kernel's CUDA source) are named with a hash of their content, and read back only when
+// they still hold that content.
+class SourceTable {
+ public:
+  explicit SourceTable(std::shared_ptr<const SourceText> file) { texts_.push_back(std::move(file)); }
+
+  json loc(const SourceLoc& l) {
+    if (!l.source) return nullptr;
+    for (size_t k = 0; k < texts_.size(); ++k)
+      if (texts_[k] == l.source) return json::array({k, l.offset});
+    texts_.push_back(l.source);
+    return json::array({texts_.size() - 1, l.offset});
+  }
+  json to_json() const {
+    json out = json::array();
+    for (size_t k = 1; k < texts_.size(); ++k)
+      out.push_back({{"name", texts_[k]->name}, {"line_base", texts_[k]->line_base}, {"col_base", texts_[k]->col_base},
+                     {"hash", content_hash(texts_[k]->text)}});
+    return out;
+  }
+  // Reads the table back: every other text must still be the file it names, byte for byte.
+  void read(const json& j) {
+    for (const auto& t : j) {
+      auto text = std::make_shared<SourceText>();
+      text->name = t.at("name").get<std::string>();
+      text->line_base = t.at("line_base").get<size_t>();
+      text->col_base = t.at("col_base").get<size_t>();
+      text->text = read_regular_file(text->name, kMaxSourceFileBytes);
+      if (content_hash(text->text) != t.at("hash").get<std::string>()) throw std::invalid_argument("cache entry: a source changed");
+      texts_.push_back(std::move(text));
+    }
+  }
+  SourceLoc from(const json& j) const {
+    if (j.is_null()) return SourceLoc{};
+    const size_t k = j.at(0).get<size_t>(), offset = j.at(1).get<size_t>();
+    if (k >= texts_.size() || offset > texts_[k]->text.size())
+      throw std::out_of_range("cache entry: location past the end of its file");
+    return SourceLoc{texts_[k], offset};
+  }
+
+ private:
+  static std::string content_hash(const std::string& text) {
+    const XXH128_hash_t h = XXH3_128bits(text.data(), text.size());
+    return fmt::format("{:016x}{:016x}", h.high64, h.low64);
+  }
+  std::vector<std::shared_ptr<const SourceText>> texts_;
+};
 
 template <class Enum>
 Enum enum_from(const json& j, Enum last) {
@@ -42,38 +81,49 @@ Enum enum_from(const json& j, Enum last) {
   return static_cast<Enum>(v);
 }
 
-json to_json(const FileResult& r) {
-  json out = {{"findings", json::array()}, {"obligations", json::array()}};
+json to_json(const FileResult& r, const std::string& key, const std::shared_ptr<const SourceText>& file) {
+  // The key the entry was computed for: an entry copied over another file's is refused.
+  SourceTable sources(file);
+  json out = {{"key", key}, {"findings", json::array()}, {"obligations", json::array()}, {"assumptions", json::array()}};
   for (const auto& f : r.findings) {
     json notes = json::array(), trace = json::array();
-    for (const auto& n : f.notes) notes.push_back({loc_json(n.loc), n.message});
-    for (const auto& t : f.trace) trace.push_back({loc_json(t.loc), t.message});
+    for (const auto& n : f.notes) notes.push_back({sources.loc(n.loc), n.message});
+    for (const auto& t : f.trace) trace.push_back({sources.loc(t.loc), t.message});
     out["findings"].push_back({{"rule", f.rule_id}, {"severity", static_cast<int>(f.severity)}, {"kind", static_cast<int>(f.kind)},
-                               {"loc", loc_json(f.loc)}, {"message", f.message}, {"notes", notes},
-                               {"counterexample", rules::to_json(f.counterexample)}, {"trace", trace}, {"fingerprint", f.fingerprint}});
+                               {"loc", sources.loc(f.loc)}, {"message", f.message}, {"notes", notes},
+                               {"counterexample", rules::to_json(f.counterexample)}, {"trace", trace},
+                               {"fingerprint", f.fingerprint}, {"gates", f.gates}, {"limited", f.limited}});
   }
   for (const auto& o : r.obligations)
-    out["obligations"].push_back({o.rule_id, loc_json(o.loc), o.description, o.passed, o.time_ms, rules::to_json(o.proof)});
+    out["obligations"].push_back({o.rule_id, sources.loc(o.loc), o.description, o.passed, o.time_ms, rules::to_json(o.proof)});
+  for (const auto& n : r.assumptions) out["assumptions"].push_back({sources.loc(n.loc), n.message});
+  out["sources"] = sources.to_json();
   return out;
 }
 
-FileResult from_json(const json& j, const std::shared_ptr<const SourceText>& src) {
+FileResult from_json(const json& j, const std::string& key, const std::shared_ptr<const SourceText>& src) {
+  if (j.at("key").get<std::string>() != key) throw std::invalid_argument("cache entry: computed for other inputs");
+  SourceTable sources(src);
+  sources.read(j.at("sources"));
   FileResult r;
   for (const auto& f : j.at("findings")) {
     rules::Finding x;
     x.rule_id = f.at("rule");
     x.severity = enum_from(f.at("severity"), Severity::Error);
-    x.kind = enum_from(f.at("kind"), rules::FindingKind::Invalid);
-    x.loc = loc_from(f.at("loc"), src);
+    x.kind = enum_from(f.at("kind"), rules::FindingKind::LaunchDependent);
+    x.loc = sources.from(f.at("loc"));
     x.message = f.at("message");
-    for (const auto& n : f.at("notes")) x.notes.push_back(Note{loc_from(n[0], src), n[1]});
+    for (const auto& n : f.at("notes")) x.notes.push_back(Note{sources.from(n[0]), n[1]});
     x.counterexample = rules::counterexample_from_json(f.at("counterexample"));
-    for (const auto& t : f.at("trace")) x.trace.push_back(rules::TraceStep{loc_from(t[0], src), t[1]});
+    for (const auto& t : f.at("trace")) x.trace.push_back(rules::TraceStep{sources.from(t[0]), t[1]});
     x.fingerprint = f.at("fingerprint");
+    x.gates = f.at("gates");
+    x.limited = f.at("limited");
     r.findings.push_back(std::move(x));
   }
   for (const auto& o : j.at("obligations"))
-    r.obligations.push_back(rules::Obligation{o[0], loc_from(o[1], src), o[2], o[3], o[4], rules::proof_from_json(o.at(5))});
+    r.obligations.push_back(rules::Obligation{o[0], sources.from(o[1]), o[2], o[3], o[4], rules::proof_from_json(o.at(5))});
+  for (const auto& n : j.at("assumptions")) r.assumptions.push_back(Note{sources.from(n[0]), n[1]});
   return r;
 }
 
@@ -117,7 +167,7 @@ std::string ResultCache::key(const std::string& path, const std::string& text, c
 std::optional<FileResult> ResultCache::lookup(const std::string& key, const std::shared_ptr<const SourceText>& source) const {
   const fs::path p = entry_path(options_, key);
   try {
-    FileResult r = from_json(parse_json_document(read_regular_file(p.string(), kMaxEntryBytes), p.string()), source);
+    FileResult r = from_json(parse_json_document(read_regular_file(p.string(), kMaxEntryBytes), p.string()), key, source);
     std::error_code ec;
     fs::last_write_time(p, fs::file_time_type::clock::now(), ec);  // recently used: evicted last
     return r;
@@ -126,10 +176,11 @@ std::optional<FileResult> ResultCache::lookup(const std::string& key, const std:
   }
 }
 
-bool ResultCache::store(const std::string& key, const FileResult& r, double check_ms) const {
+bool ResultCache::store(const std::string& key, const FileResult& r, double check_ms,
+                        const std::shared_ptr<const SourceText>& source) const {
   if (check_ms < options_.min_check_ms) return false;
   if (std::any_of(r.findings.begin(), r.findings.end(),
-                  [](const rules::Finding& f) { return f.kind == rules::FindingKind::Unknown; }))
+                  [](const rules::Finding& f) { return f.kind == rules::FindingKind::Unknown && f.limited; }))
     return false;
   const fs::path p = entry_path(options_, key);
   std::error_code ec;
@@ -137,7 +188,7 @@ bool ResultCache::store(const std::string& key, const FileResult& r, double chec
   fs::path tmp = p;
   tmp += fmt::format(".{}.tmp", std::hash<std::thread::id>{}(std::this_thread::get_id()));
   std::ofstream out(tmp, std::ios::binary);
-  out << to_json(r).dump();
+  out << to_json(r, key, source).dump();
   out.close();
   if (!out) {
     fs::remove(tmp, ec);

@@ -30,6 +30,8 @@ struct FileContext {
   const CuteDefinitions* cute = nullptr;  ///< every `cute "EXPR" = LAYOUT` of the run (rule LP012)
   /// A compiled module's facts (a .ptx file); then `file` holds no statements.
   const ptx::CompiledModule* compiled = nullptr;
+  /// Threads a rule may decide this file's obligations on (the run's cores the other files leave).
+  unsigned jobs = 1;
 };
 
 /// The layout `name` stands for: a buffer's declared layout, or the layout a compose/divide

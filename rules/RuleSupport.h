@@ -61,7 +61,9 @@ inline std::optional<rules::ProofSummary> proof_of(const Outcome& o, std::option
 }
 
 inline rules::Finding unknown_finding(SourceLoc loc, const std::string& what, const Outcome& o) {
-  return unknown_finding(std::move(loc), what, o.reason);
+  rules::Finding f = unknown_finding(std::move(loc), what, o.reason);
+  f.limited = o.limited;
+  return f;
 }
 
 }  // namespace lp::rules

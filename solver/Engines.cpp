@@ -55,7 +55,12 @@ class Z3Reaper {
       queue_.pop_front();
       busy_ = true;
       lock.unlock();
-      Z3_del_context(c);
+      // A context deleted after Z3 ran past its memory cap may throw Z3's own exception (not a
+      // std::exception) from this thread; nothing may escape it.
+      try {
+        Z3_del_context(c);
+      } catch (...) {
+      }
       lock.lock();
       busy_ = false;
     }
@@ -87,7 +92,8 @@ Z3Context::Z3Context(const SolverLimits& limits) {
     const uint64_t room_mb = resident < *budget ? (*budget - resident) >> 20 : 0;
     cap_mb = std::max<uint64_t>(1, std::min(cap_mb, room_mb));
   }
-  z3::set_param("memory_max_size", static_cast<int>(std::min<uint64_t>(cap_mb, INT32_MAX)));
+  cap_mb_ = std::min<uint64_t>(cap_mb, INT32_MAX);
+  z3::set_param("memory_max_size", static_cast<int>(cap_mb_));
   Z3_config cfg = Z3_mk_config();
   raw_ = Z3_mk_context_rc(cfg);
   Z3_del_config(cfg);

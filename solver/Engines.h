@@ -24,9 +24,12 @@ class Z3Context {
   Z3Context(const Z3Context&) = delete;
   Z3Context& operator=(const Z3Context&) = delete;
   z3::context& operator()() { return (*view_)(); }
+  /// Z3's process-wide memory cap (MiB) when this context was made.
+  uint64_t cap_mb() const { return cap_mb_; }
 
  private:
   Z3_context raw_ = nullptr;
+  uint64_t cap_mb_ = 0;
   std::optional<z3::scoped_context> view_;  ///< the C++ API's view of raw_; does not delete it
 };
 
@@ -70,12 +73,14 @@ Result timed_decision(Engine engine, const SolverLimits& limits, Decide&& decide
   Result r;
   if (out_of_time()) {
     r.reason = current_budget().deadline_name + " was spent before this proof";
+    r.limited = true;
     return r;
   }
-  auto undecided = [&](std::string reason) {
+  auto undecided = [&](std::string reason, bool limited = false) {
     r = Result{};
     r.engine = engine;
     r.reason = std::move(reason);
+    r.limited = limited;
   };
   try {
     Z3QueryClock z3_clock(limits.timeout_ms);
@@ -85,11 +90,11 @@ Result timed_decision(Engine engine, const SolverLimits& limits, Decide&& decide
   } catch (const LayoutError& e) {
     undecided(e.what());
   } catch (const z3::exception& e) {
-    undecided(std::string("Z3 gave up: ") + e.msg());
+    undecided(std::string("Z3 gave up: ") + e.msg(), true);
   } catch (const BudgetExhausted& e) {
-    undecided(e.what());
+    undecided(e.what(), true);
   } catch (const std::bad_alloc&) {
-    undecided("the system refused memory for this proof");
+    undecided("the system refused memory for this proof", true);
   }
   r.time_ms = clock.elapsed_ms();
   return r;

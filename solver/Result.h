@@ -42,6 +42,9 @@ struct Outcome {
   Engine engine = Engine::Auto;  ///< the engine that decided
   double time_ms = 0;
   std::string reason;  ///< why Unknown, or a one-line summary of the counterexample
+  /// Unknown because a limit stopped it (the query's or the run's time, memory): a run with more
+  /// may decide it. An unknown for any other reason (a modelling gap) is the same every run.
+  bool limited = false;
 };
 
 }  // namespace lp

@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <random>
 #include <set>
 #include <unordered_map>
 
@@ -29,6 +30,8 @@ constexpr uint64_t kExhaustiveLimit = uint64_t{1} << 12;
 constexpr uint64_t kResidueLimit = uint64_t{1} << 16;
 // Conflicting points the residue engine tries to realise before it gives up.
 constexpr int kMaxRealisations = 64;
+// Random values tried for a configuration before Z3 is asked for them.
+constexpr int kRealisationSamples = 256;
 
 /// A variable's values: lo..hi in steps of 2^align (lo rounded up).
 struct Domain {
@@ -197,12 +200,32 @@ z3::context& shared_context(const SolverLimits& limits) {
 
 void renew_context() { t_context.context.reset(); }
 
+// Z3's hard memory cap (memory_max_size) throws its own exception from wherever an allocation
+// crosses it, which inside the SAT solver is not always caught; the tactics below stop on their own
+// (max_memory, checked as they work) well before it, with unknown. The margin covers what one step
+// of theirs may allocate between checks.
+constexpr uint64_t kZ3StopMarginMb = 32;
+
+uint64_t tactic_memory_mb() {
+  uint64_t mb = t_context.context ? t_context.context->cap_mb() : 0;
+  if (const auto& budget = current_budget().memory_bytes) {
+    const uint64_t resident = resident_bytes();
+    mb = std::min<uint64_t>(mb, resident < *budget ? (*budget - resident) >> 20 : 0);
+  }
+  if (mb <= kZ3StopMarginMb)
+    throw BudgetExhausted(current_budget().memory_name + " leaves Z3 no room for this query");
+  return mb - kZ3StopMarginMb;
+}
+
 // The queries are quantifier-free bit-vector formulas: simplification, bit-blasting and SAT
 // (Z3's own QF_BV pipeline) answer them several times faster than the default solver's set-up,
-// under the query's time limit.
+// under the query's time limit and the memory left to it.
 z3::solver bit_vector_solver(z3::context& ctx, const SolverLimits& limits) {
-  const z3::tactic t = z3::tactic(ctx, "simplify") & z3::tactic(ctx, "propagate-values") & z3::tactic(ctx, "solve-eqs") &
-                       z3::tactic(ctx, "bit-blast") & z3::tactic(ctx, "sat");
+  z3::params memory(ctx);
+  memory.set("max_memory", static_cast<unsigned>(std::min<uint64_t>(tactic_memory_mb(), UINT32_MAX)));
+  const z3::tactic t = z3::with(z3::tactic(ctx, "simplify"), memory) & z3::with(z3::tactic(ctx, "propagate-values"), memory) &
+                       z3::tactic(ctx, "solve-eqs") & z3::with(z3::tactic(ctx, "bit-blast"), memory) &
+                       z3::with(z3::tactic(ctx, "sat"), memory);
   return z3::try_for(t, z3_check_timeout_ms(limits)).mk_solver();
 }
 
@@ -231,12 +254,29 @@ class Z3Terms {
       case Op::Const: r = ctx_.bv_val(static_cast<uint64_t>(n.value), w); break;
       case Op::Var: r = var(static_cast<VarId>(n.value), lane); break;
       case Op::Add: r = A() + B(); break;
-      case Op::Mul: r = A() * B(); break;
+      case Op::Mul: {
+        // Operands known to be small (a thread index, a block extent) multiply at the width their
+        // product needs: the same value, a fraction of the circuit to bit-blast.
+        const unsigned ka = bits_of(P_.max_value(n.a)), kb = bits_of(P_.max_value(n.b));
+        r = ka + kb < w ? z3::zext(z3::zext(low(A(), ka), kb) * z3::zext(low(B(), kb), ka), w - ka - kb) : A() * B();
+        break;
+      }
       case Op::MulHiU: r = (z3::zext(A(), w) * z3::zext(B(), w)).extract(2 * w - 1, w); break;
       case Op::MulHiS: r = (z3::sext(A(), w) * z3::sext(B(), w)).extract(2 * w - 1, w); break;
-      case Op::UDiv: r = z3::udiv(A(), B()); break;
+      case Op::UDiv: {
+        // Small operands divide at their own width; division by zero keeps its w-bit answer.
+        const unsigned k = std::max(bits_of(P_.max_value(n.a)), bits_of(P_.max_value(n.b)));
+        r = k < w ? z3::ite(B() == ctx_.bv_val(0, w), ctx_.bv_val(term::mask_of(static_cast<int>(w)), w),
+                            z3::zext(z3::udiv(low(A(), k), low(B(), k)), w - k))
+                  : z3::udiv(A(), B());
+        break;
+      }
       case Op::SDiv: r = A() / B(); break;
-      case Op::URem: r = z3::urem(A(), B()); break;
+      case Op::URem: {
+        const unsigned k = std::max(bits_of(P_.max_value(n.a)), bits_of(P_.max_value(n.b)));
+        r = k < w ? z3::zext(z3::urem(low(A(), k), low(B(), k)), w - k) : z3::urem(A(), B());  // x % 0 = x at any width
+        break;
+      }
       case Op::SRem: r = z3::srem(A(), B()); break;
       case Op::Shl: r = z3::shl(A(), B()); break;
       case Op::LShr: r = z3::lshr(A(), B()); break;
@@ -257,6 +297,10 @@ class Z3Terms {
     return r;
   }
   z3::expr holds(TermId t, int lane) { return at(t, lane) == ctx_.bv_val(1, 1); }
+  /// Bits that hold every value up to `umax` (at least 1).
+  static unsigned bits_of(uint64_t umax) { return umax == 0 ? 1u : 64u - static_cast<unsigned>(__builtin_clzll(umax)); }
+  /// The low `k` bits of `e` (its value, when it is below 2^k).
+  static z3::expr low(const z3::expr& e, unsigned k) { return e.extract(k - 1, 0); }
   /// The k-th symbolic lane's number.
   z3::expr lane_var(int k) {
     while (lanes_.size() <= static_cast<size_t>(k))
@@ -338,6 +382,45 @@ class Decider {
   // for conflicts and alignment the enumeration of warp-relative configurations (residues), which
   // has limits of its own; its Z3 form covers all 32 lanes; refutations are re-checked on the
   // witness's warp, then moved to the smallest values that still show them.
+  /// Whether a sample of the domain shows a violation of `which`: the seed's values, with each
+  /// free block extent and the warp moved to the ends of their domains and to whole warps between.
+  /// Cheap, and never a proof.
+  bool sampled_violation(Property which, const SymbolicWitness& seed) const {
+    if (opaque_ || seed.uniforms.size() != vars_.size()) return false;
+    term::Evaluator ev(P_);
+    std::vector<std::vector<uint64_t>> choices;
+    std::vector<VarId> moved;
+    for (size_t k = 0; k < vars_.size(); ++k) {
+      const VarId v = vars_[k];
+      const uint64_t value = static_cast<uint64_t>(seed.uniforms[k].second) & term::mask_of(P_.var(v).width);
+      const bool extent = std::count(a_.free_extents.begin(), a_.free_extents.end(), std::optional<VarId>(v)) != 0;
+      const Domain d = domain(v);
+      if (d.count == 0) return false;
+      const uint64_t last = d.first + (d.count - 1) * d.step;
+      if (!extent && P_.var(v).name != "warp") {
+        ev.set(v, in_domain(v, value) ? value : d.first);
+        continue;
+      }
+      std::vector<uint64_t> c{d.first, last, std::min(last, value)};
+      for (uint64_t x = hw::kWarpLanes; x < last; x *= 2) c.push_back(x);
+      std::vector<uint64_t> inside;
+      for (uint64_t x : c)
+        if (in_domain(v, x) && std::find(inside.begin(), inside.end(), x) == inside.end()) inside.push_back(x);
+      moved.push_back(v);
+      choices.push_back(std::move(inside));
+    }
+    std::vector<size_t> at(moved.size(), 0);
+    for (size_t n = 0; n < 4096; ++n) {
+      checkpoint();
+      for (size_t k = 0; k < moved.size(); ++k) ev.set(moved[k], choices[k][at[k]]);
+      if (violation(which, ev)) return true;
+      size_t k = 0;
+      while (k < at.size() && ++at[k] == choices[k].size()) at[k++] = 0;
+      if (k == at.size()) break;
+    }
+    return false;
+  }
+
   SymbolicProperty decide_property(Property which) {
     if (which == Property::Conflicts && !a_.instr) {
       SymbolicProperty p;
@@ -376,6 +459,12 @@ class Decider {
     p.verdict = Verdict::Unknown;
     p.engine = e;
     p.reason = std::move(why);
+    return p;
+  }
+  // Z3 answering unknown on these complete bit-vector queries: its time or memory ran out.
+  SymbolicProperty limited_unknown(Engine e, std::string why) {
+    SymbolicProperty p = unknown(e, std::move(why));
+    p.limited = true;
     return p;
   }
 
@@ -450,6 +539,9 @@ class Decider {
           if (!conflicts_by_residues_) conflicts_by_residues_ = residues();
           return *conflicts_by_residues_;
         case Property::Alignment:
+          // The same pass covers alignment (an instruction without a bank model too) unless it
+          // stopped at a conflict.
+          if (!conflicts_by_residues_) conflicts_by_residues_ = residues();
           if (residue_alignment_) return *residue_alignment_;
           break;
         case Property::Bounds:
@@ -467,9 +559,7 @@ class Decider {
     };
     // Enumeration first wherever it may decide: the residue enumeration of conflicts answers
     // unknown at once past its own limits, and Z3 follows.
-    o.small = [this, which] {
-      return enumerable() || which == Property::Conflicts || (which == Property::Alignment && residue_alignment_);
-    };
+    o.small = [this, which] { return enumerable() || which != Property::Bounds; };
     o.confirm = [this, which](SymbolicProperty& p) { return recheck(p, which); };
     o.minimize = [this, which](SymbolicProperty& p) { return minimise(p, which); };
     return o;
@@ -741,7 +831,7 @@ class Decider {
         deferred_conds.push_back(c);
       }
     }
-    const bool mergeable = a_.instr->mergeable && a_.arch->load_merging;
+    const bool mergeable = a_.instr && a_.instr->mergeable && a_.arch->load_merging;
     if (!deferred_conds.empty() && mergeable)
       return unknown(Engine::Enum, "which lanes execute this load depends on unknowns with many values, and whether it merges depends on them");
     std::vector<VarId> evars(small.begin(), small.end());
@@ -788,6 +878,12 @@ class Decider {
           const uint64_t residue = static_cast<uint64_t>(r * step);
           if (misaligned_at) {
             if (misaligned) continue;
+            if (!activity_known_) {
+              // No values could make it a refutation (which lanes execute is not known): the
+              // alignment is unknown whether or not the configuration is reachable.
+              misaligned = unknown(Engine::Enum, activity_reason());
+              continue;
+            }
             if (++realisations > kMaxRealisations)
               return unknown(Engine::Enum, "too many conflicting configurations that may be unreachable");
             auto real = realise(evars, ev, uniform_atoms, sum.constant, uniform_conds, deferred_conds, {*misaligned_at}, residue,
@@ -796,6 +892,7 @@ class Decider {
             else if (!deferred_conds.empty()) return unknown(Engine::Enum, unrealised);
             continue;
           }
+          if (!a_.instr) continue;  // no bank model: the pass decides alignment only
           if (!normalised(a_, addrs, mask))
             return unknown(Engine::Enum, "the lanes' addresses span more than the architecture's shared memory");
           auto c = conflict_of(a_, addrs, mask);
@@ -826,6 +923,44 @@ class Decider {
     return proven(Engine::Enum);
   }
 
+  // realise's cheap first attempt: random values of the other unknowns (small ones half the time),
+  // evaluated; a confirmed witness when one gives the configuration, else nothing (Z3 then decides).
+  std::optional<SymbolicProperty> sample(const std::vector<VarId>& evars, term::Evaluator& fixed,
+                                         const std::vector<std::pair<TermId, uint64_t>>& uniform_atoms, uint64_t constant,
+                                         const std::vector<TermId>& uniform_conds, const std::vector<TermId>& deferred_conds,
+                                         const std::vector<int>& showing, uint64_t residue, int64_t period, Property which) {
+    std::vector<VarId> free;
+    for (VarId v : vars_)
+      if (std::find(evars.begin(), evars.end(), v) == evars.end()) free.push_back(v);
+    std::mt19937_64 rng(residue * 1000003u + static_cast<uint64_t>(a_.address));
+    term::Evaluator ev(P_);
+    for (VarId v : evars) ev.set(v, fixed.value_of(v));
+    for (int n = 0; n < kRealisationSamples; ++n) {
+      for (VarId v : free) {
+        const Domain d = domain(v);
+        if (d.count == 0) return std::nullopt;
+        const uint64_t span = (n & 1) ? std::min<uint64_t>(d.count, 64) : d.count;
+        ev.set(v, d.first + (span ? rng() % span : 0) * d.step);
+      }
+      uint64_t g = constant;
+      for (const auto& [atom, coef] : uniform_atoms) g += coef * ev.eval(atom);
+      if ((g & term::mask_of(32)) % static_cast<uint64_t>(period) != residue) continue;
+      bool holds = true;
+      for (TermId c : uniform_conds) holds = holds && ev.eval(c);
+      for (TermId c : deferred_conds)
+        for (int l : showing) {
+          ev.set(P_.lane_var(), static_cast<uint64_t>(l));
+          holds = holds && ev.eval(c);
+        }
+      if (!holds) continue;
+      // Realised: a refutation, or unknown for the reason any values of this configuration would
+      // give (a value the model over-approximates or does not know).
+      SymbolicProperty p = confirm(which, Engine::Enum, ev);
+      if (p.verdict == Verdict::Refuted || p.reason.rfind("internal:", 0) != 0) return p;
+    }
+    return std::nullopt;
+  }
+
   // Uniform values with the small unknowns at `ev`'s values, the uniform offset = r (mod the bank
   // period) and the deferred lane conditions holding at the lanes `showing`, under which the lanes
   // that execute do so: a confirmed witness, an unknown, or nullopt when no such values exist.
@@ -833,6 +968,8 @@ class Decider {
                                           const std::vector<std::pair<TermId, uint64_t>>& uniform_atoms, uint64_t constant,
                                           const std::vector<TermId>& uniform_conds, const std::vector<TermId>& deferred_conds,
                                           const std::vector<int>& showing, uint64_t residue, int64_t period, Property which) {
+    if (auto found = sample(evars, fixed, uniform_atoms, constant, uniform_conds, deferred_conds, showing, residue, period, which))
+      return found;
     z3::context& ctx = shared_context(limits_);
     Z3Terms T(ctx, P_, a_.narrowed);
     z3::solver s = bit_vector_solver(ctx, limits_);
@@ -850,7 +987,7 @@ class Decider {
     std::string why;
     const z3::check_result cr = checked_check(s, &why);
     if (cr == z3::unsat) return std::nullopt;
-    if (cr == z3::unknown) return unknown(Engine::Enum, why);
+    if (cr == z3::unknown) return limited_unknown(Engine::Enum, why);
     term::Evaluator ev(P_);
     for (VarId v : evars) ev.set(v, fixed.value_of(v));
     T.read_model(s.get_model(), ev);
@@ -870,7 +1007,7 @@ class Decider {
     std::string why;
     const z3::check_result cr = checked_check(s, &why);
     if (cr == z3::unsat) return proven(Engine::Z3);
-    if (cr == z3::unknown) return unknown(Engine::Z3, why);
+    if (cr == z3::unknown) return limited_unknown(Engine::Z3, why);
     term::Evaluator ev(P_);
     T.read_model(s.get_model(), ev);
     return confirm(Property::Alignment, Engine::Z3, ev);
@@ -890,7 +1027,7 @@ class Decider {
     std::string why;
     const z3::check_result cr = checked_check(s, &why);
     if (cr == z3::unsat) return proven(Engine::Z3);
-    if (cr == z3::unknown) return unknown(Engine::Z3, why);
+    if (cr == z3::unknown) return limited_unknown(Engine::Z3, why);
     term::Evaluator ev(P_);
     T.read_model(s.get_model(), ev);
     return confirm(Property::Bounds, Engine::Z3, ev);
@@ -953,7 +1090,7 @@ class Decider {
       std::string why;
       const z3::check_result cr = checked_check(s, &why);
       if (cr == z3::unsat) return proven(Engine::Z3);
-      if (cr == z3::unknown) return unknown(Engine::Z3, why);
+      if (cr == z3::unknown) return limited_unknown(Engine::Z3, why);
       term::Evaluator ev(P_);
       T.read_model(s.get_model(), ev);
       if (!activity_known_) return unknown(Engine::Z3, activity_reason());
@@ -1011,7 +1148,8 @@ class LaunchSearch {
   LaunchSearch(const SymbolicAccess& a, Engine engine, const SolverLimits& limits)
       : a_(a), engine_(engine), limits_(limits), free_(a.free_extents) {}
 
-  std::optional<LaunchCondition> find(Property which) {
+  std::optional<LaunchCondition> find(Property which, const SymbolicWitness& refutation) {
+    seed_ = &refutation;
     const std::optional<VarId> x = free_[0];
     // 1. ntid.x a multiple of 2^k (whole warps along x at k = 5): the smallest k that proves it.
     if (x) {
@@ -1090,7 +1228,10 @@ class LaunchSearch {
     for (const auto& [v, d] : narrowed) b.narrowed[v] = d;
     for (const auto& [v, d] : narrowed)
       if (domain_of(d, 32).count == 0) return false;
-    return Decider(b, engine_, limits_).decide_property(which).verdict == Verdict::Proven;
+    Decider d(b, engine_, limits_);
+    // Most candidates fail at a launch a few samples find: only the others need a proof.
+    if (seed_ && d.sampled_violation(which, *seed_)) return false;
+    return d.decide_property(which).verdict == Verdict::Proven;
   }
   LaunchCondition condition(const std::map<VarId, term::VarDomain>& narrowed) const {
     LaunchCondition c;
@@ -1119,6 +1260,7 @@ class LaunchSearch {
   Engine engine_;
   const SolverLimits& limits_;
   const std::array<std::optional<VarId>, 3>& free_;
+  const SymbolicWitness* seed_ = nullptr;  ///< the refutation in the whole domain
 };
 
 }  // namespace
@@ -1137,7 +1279,9 @@ SymbolicResult decide_symbolic_access(const SymbolicAccess& access, Engine engin
                           std::pair{&r.bounds, Property::Bounds}}) {
     if (p->verdict != Verdict::Refuted) continue;
     try {
-      p->holds_when = search.find(which);
+      Stopwatch clock;
+      p->holds_when = search.find(which, *p->witness);
+      p->time_ms += clock.elapsed_ms();
     } catch (const BudgetExhausted&) {
       // The search ran out of the run's budget: the refutation stands, with its launchable witness.
     }

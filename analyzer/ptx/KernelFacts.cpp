@@ -467,10 +467,28 @@ std::string demangled(const std::string& name) {
 }
 
 std::unique_ptr<CompiledModule> read_compiled_module(const std::string& path, std::string text, const FrontEndInputs& inputs) {
-  auto out = std::make_unique<CompiledModule>();
   auto src = std::make_shared<SourceText>();
   src->name = path;
   src->text = std::move(text);
+  return read_compiled_module(std::move(src), inputs);
+}
+
+std::string inputs_key(const FrontEndInputs& inputs) {
+  std::string key;
+  for (const std::string& e : inputs.extra_sources) key += "source " + e + "\n";
+  for (const auto* list : {&inputs.option_launches, &inputs.config_launches})
+    for (const StatedLaunch& l : *list) key += fmt::format("launch {} {}\n", l.kernel, annotate::launch_text(l.facts));
+  if (inputs.host_launches)
+    for (const cuda::HostLaunch& h : *inputs.host_launches)
+      key += fmt::format("host {} {}:{} {} {} {} {}\n", h.kernel, h.file, h.line, h.block ? extents_text(*h.block) : "-",
+                         h.grid ? extents_text(*h.grid) : "-", h.dynamic_smem ? std::to_string(*h.dynamic_smem) : "-",
+                         h.not_constant);
+  return key;
+}
+
+std::unique_ptr<CompiledModule> read_compiled_module(std::shared_ptr<const SourceText> src, const FrontEndInputs& inputs) {
+  auto out = std::make_unique<CompiledModule>();
+  const std::string path = src->name;
   out->ptx = src;
   try {
     out->module = read_ptx(src);

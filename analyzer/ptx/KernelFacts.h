@@ -94,8 +94,12 @@ struct CompiledModule {
   const Site& site(const KernelFacts& k, const AccessFact& a) const { return result(k).sites[a.site]; }
 };
 
-/// Reads, analyses and places one PTX file.
+/// Reads, analyses and places one PTX file (`ptx`: its path as the name, and its text).
+std::unique_ptr<CompiledModule> read_compiled_module(std::shared_ptr<const SourceText> ptx, const FrontEndInputs& inputs);
 std::unique_ptr<CompiledModule> read_compiled_module(const std::string& path, std::string text, const FrontEndInputs& inputs);
+
+/// What else than the PTX text the front end's results depend on, as text: part of a cache key.
+std::string inputs_key(const FrontEndInputs& inputs);
 
 /// `name` demangled (itself when it is not a mangled C++ name).
 std::string demangled(const std::string& name);

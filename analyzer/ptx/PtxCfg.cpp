@@ -1,4 +1,5 @@
 #include "analyzer/ptx/PtxCfg.h"
+#include "analyzer/support/Governor.h"
 
 #include <algorithm>
 #include <functional>
@@ -136,6 +137,7 @@ Cfg build_cfg(const Function& f) {
     return a;
   };
   for (bool changed = true; changed;) {
+    checkpoint();
     changed = false;
     for (size_t i = 1; i < g.rpo.size(); ++i) {
       const int b = g.rpo[i];

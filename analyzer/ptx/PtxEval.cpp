@@ -9,6 +9,7 @@
 #include <set>
 
 #include "analyzer/ptx/PtxCfg.h"
+#include "analyzer/support/Governor.h"
 #include "hw/BankModel.h"
 
 namespace lp::ptx {
@@ -97,6 +98,9 @@ class KernelEval {
       out_.sites.clear();
       out_.issues.push_back(Issue{origin_at(kernel_.pos, std::nullopt),
                                   std::string("the kernel is too large to evaluate: ") + e.what()});
+    } catch (const BudgetExhausted& e) {
+      out_.sites.clear();
+      out_.issues.push_back(Issue{origin_at(kernel_.pos, std::nullopt), std::string("the kernel was not analysed: ") + e.what()});
     }
   }
 
@@ -1176,6 +1180,7 @@ class KernelEval {
   }
 
   void step(size_t pos) {
+    checkpoint();  // the run's time and memory budget
     if (++steps_ > opt_.max_steps)
       throw BudgetExceeded{pos, fmt::format("the kernel needs more than {} instruction evaluations (loops and inlined calls "
                                             "included); it is not analysed", opt_.max_steps)};

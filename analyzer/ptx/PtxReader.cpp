@@ -8,6 +8,7 @@
 #include <set>
 
 #include "analyzer/ptx/PtxModule.h"
+#include "analyzer/support/Governor.h"
 
 namespace lp::ptx {
 
@@ -116,6 +117,7 @@ class Reader {
   }
 
   void advance() {
+    checkpoint();  // the run's time and memory budget
     skip_space();
     tok_ = Token{};
     tok_.pos = p_;

@@ -1,5 +1,7 @@
 #include "analyzer/term/Term.h"
 
+#include "analyzer/support/Governor.h"
+
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -74,6 +76,7 @@ VarId TermPool::new_var(VarInfo info) {
   }
   if (vars_[v].over_approximated) n.flags |= kApproxDep;
   n.umax = std::min(vars_[v].hi, mask_of(vars_[v].width));
+  n.umin = vars_[v].lo;
   var_terms_[v] = make(n);
   return v;
 }
@@ -91,6 +94,7 @@ TermId TermPool::make(Node n) {
   auto it = index_.find(n);
   if (it != index_.end()) return it->second;
   if (nodes_.size() >= kMaxNodes) throw TermLimitError("more than " + std::to_string(kMaxNodes) + " term nodes");
+  if ((nodes_.size() & 0xfff) == 0) check_budget();  // a growing DAG is the front end's memory
   if (n.op != Op::Const && n.op != Op::Var) {
     int depth = 0;
     uint8_t flags = 0;
@@ -104,8 +108,9 @@ TermId TermPool::make(Node n) {
     n.depth = static_cast<uint16_t>(depth + 1);
     n.flags = flags;
     n.umax = bound_of(n);
+    n.umin = std::min(lower_bound_of(n), n.umax);
   } else if (n.op == Op::Const) {
-    n.umax = n.value;
+    n.umax = n.umin = n.value;
   }
   const TermId id = static_cast<TermId>(nodes_.size());
   nodes_.push_back(n);
@@ -137,8 +142,10 @@ uint64_t TermPool::bound_of(const Node& n) const {
     case Op::And: r = std::min(mx(n.a), mx(n.b)); break;
     case Op::Or: case Op::Xor: r = fill(std::max(mx(n.a), mx(n.b))); break;
     case Op::LShr: r = nodes_[n.b].op == Op::Const ? mx(n.a) >> std::min<uint64_t>(nodes_[n.b].value, 63) : mx(n.a); break;
-    case Op::UDiv: r = nodes_[n.b].op == Op::Const && nodes_[n.b].value ? mx(n.a) / nodes_[n.b].value : mx(n.a); break;
-    case Op::URem: r = nodes_[n.b].op == Op::Const && nodes_[n.b].value ? std::min(mx(n.a), nodes_[n.b].value - 1) : mx(n.a); break;
+    // A divisor that may be 0 gives all ones (PTX's and Z3's answer); one that is never 0 gives at
+    // most the dividend over the divisor's least value.
+    case Op::UDiv: r = nodes_[n.b].umin > 0 ? mx(n.a) / nodes_[n.b].umin : m; break;
+    case Op::URem: r = nodes_[n.b].umin > 0 ? std::min(mx(n.a), mx(n.b) - 1) : mx(n.a); break;
     case Op::ZExt: r = mx(n.a); break;
     case Op::SExt: r = mx(n.a) < (uint64_t{1} << (nodes_[n.a].width - 1)) ? mx(n.a) : m; break;
     case Op::Trunc: r = std::min(mx(n.a), m); break;
@@ -147,6 +154,19 @@ uint64_t TermPool::bound_of(const Node& n) const {
     default: break;
   }
   return std::min(r, m);
+}
+
+uint64_t TermPool::lower_bound_of(const Node& n) const {
+  const uint64_t m = mask_of(n.width);
+  const Node &a = nodes_[n.a], &b = nodes_[n.b];
+  switch (n.op) {
+    case Op::Add: return a.umax <= m - std::min(m, b.umax) ? a.umin + b.umin : 0;  // no wrap-around
+    case Op::Mul: return a.umax == 0 || b.umax <= m / a.umax ? a.umin * b.umin : 0;
+    case Op::ZExt: return a.umin;
+    case Op::Or: return std::max(a.umin, b.umin);
+    case Op::Ite: return std::min(b.umin, nodes_[n.c].umin);
+    default: return 0;
+  }
 }
 
 std::optional<std::pair<TermId, TermId>> TermPool::split_at_bit(TermId t, int k) {

@@ -72,6 +72,7 @@ struct Node {
   TermId a = 0, b = 0, c = 0;
   uint64_t value = 0;  ///< Const: the bits; Var: the VarId
   uint64_t umax = 0;   ///< an upper bound of the unsigned value, for every value of the variables
+  uint64_t umin = 0;   ///< a lower bound of the same (a block extent is at least 1: a divisor that is never 0)
 };
 
 /// Too many nodes or a term too deep: what a hostile input runs into. The front end turns it into
@@ -174,6 +175,7 @@ class TermPool {
   TermId commutative(Op op, TermId a, TermId b);
   TermId shift(Op op, TermId a, TermId amount);
   uint64_t bound_of(const Node& n) const;
+  uint64_t lower_bound_of(const Node& n) const;
   /// (h + l) >> k and (h + l) & (2^k - 1) for a sum whose atoms split into multiples of 2^k (h)
   /// and a rest below 2^k (l), without wrap-around: h >> k, and l. nullopt when it does not split.
   std::optional<std::pair<TermId, TermId>> split_at_bit(TermId sum, int k);

@@ -6,6 +6,7 @@
 
 #include "rules/Checker.h"
 #include "rules/TempTree.h"
+#include "support/Files.h"
 
 namespace fs = std::filesystem;
 
@@ -97,6 +98,37 @@ TEST_CASE("a warm cache and parallel checking give the same findings as a cold s
   auto after = summary(lp::rules::check_paths({t.path("src")}, cached));
   CHECK(after.size() == 12);
   CHECK(std::count_if(after.begin(), after.end(), [](const std::string& s) { return s.find("LP001") != std::string::npos; }) == 5);
+}
+
+TEST_CASE("a cache entry copied over another file's entry is ignored: the file is checked again", "[checker]") {
+  lp::test::TempTree t;
+  const std::string clean = "smem sA : f16 = (_64,_64):(_64,_1) align 1024\n"
+                            "access sA ldmatrix.x4 lanes (_16,_2,_4,_4):(_1@0,_8@1,_16@0,_16@1)\n";
+  t.write("src/good.lp", clean);
+  t.write("src/bad.lp", kBug);
+  lp::rules::CheckOptions cached;
+  cached.jobs = 1;
+  cached.cache_dir = t.path("cache");
+  cached.cache_min_check_ms = 0;
+  const auto first = summary(lp::rules::check_paths({t.path("src")}, cached));
+  REQUIRE(std::count_if(first.begin(), first.end(), [](const std::string& s) { return s.find("LP001") != std::string::npos; }) == 1);
+  // Every entry overwritten by the clean file's: the failing file must still fail.
+  std::vector<fs::path> entries;
+  for (auto& e : fs::directory_iterator(t.path("cache")))
+    if (e.path().extension() == ".json") entries.push_back(e.path());
+  REQUIRE(entries.size() == 2);
+  const std::string good_entry = [&] {
+    lp::rules::CheckOptions only = cached;
+    fs::remove_all(t.path("cache"));
+    lp::rules::check_paths({t.path("src/good.lp")}, only);
+    for (auto& e : fs::directory_iterator(t.path("cache")))
+      if (e.path().extension() == ".json") return lp::test::read_file(e.path().string());
+    return std::string();
+  }();
+  REQUIRE(!good_entry.empty());
+  for (const fs::path& e : entries) std::ofstream(e) << good_entry;
+  const auto again = summary(lp::rules::check_paths({t.path("src")}, cached));
+  CHECK(again == first);
 }
 
 TEST_CASE("binary and empty files are handled", "[checker]") {

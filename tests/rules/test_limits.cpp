@@ -227,7 +227,7 @@ TEST_CASE("limits: the cache stays under its size bound, the least recently used
     f.rule_id = "LP001";
     f.message = std::string(50 * 1024, static_cast<char>('a' + k));
     r.findings.push_back(f);
-    REQUIRE(cache.store("entry" + std::to_string(k), r, 10.0));
+    REQUIRE(cache.store("entry" + std::to_string(k), r, 10.0, std::make_shared<lp::SourceText>()));
     fs::last_write_time(t.path("cache/entry" + std::to_string(k) + ".json"), now - std::chrono::hours(10 - k));
   }
   cache.evict();

@@ -1,5 +1,6 @@
 #pragma once
 // Runs the built `layoutproof` binary the way a user does: an argument vector, no shell.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,8 @@ struct ProcessResult {
   int exit_code = -1;
   std::string out;
   std::string err;
+  double wall_s = 0;            ///< from start to exit
+  uint64_t peak_rss_bytes = 0;  ///< the program's largest resident set, or a waited-for descendant's (wait4)
 };
 
 /// Runs `program` with `args`, capturing stdout and stderr. Never goes through a shell.
