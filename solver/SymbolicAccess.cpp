@@ -1265,6 +1265,25 @@ class LaunchSearch {
 
 }  // namespace
 
+std::optional<uint64_t> z3_encoded_value(const term::TermPool& pool, term::TermId t, int lane,
+                                         const std::map<term::VarId, uint64_t>& values) {
+  z3::context& ctx = shared_context(SolverLimits{});
+  const std::map<VarId, term::VarDomain> none;
+  Z3Terms T(ctx, pool, none);
+  const z3::expr e = T.at(t, lane);
+  z3::expr_vector from(ctx), to(ctx);
+  for (const auto& [v, x] : T.uniforms()) {
+    auto it = values.find(v);
+    from.push_back(x);
+    to.push_back(ctx.bv_val(it == values.end() ? 0 : it->second, static_cast<unsigned>(pool.var(v).width)));
+  }
+  z3::expr value = e;
+  value = value.substitute(from, to).simplify();
+  uint64_t out = 0;
+  if (!value.is_numeral_u64(out)) return std::nullopt;
+  return out;
+}
+
 SymbolicResult decide_symbolic_access(const SymbolicAccess& access, Engine engine, const SolverLimits& limits) {
   Decider d(access, engine, limits);
   SymbolicResult r;

@@ -80,6 +80,12 @@ struct SymbolicResult {
   SymbolicProperty conflicts, alignment, bounds;
 };
 
+/// The value the Z3 encoding the decision uses gives `t` at lane `lane` (0..31) with each uniform
+/// variable at its value in `values` (0 where absent, which must lie in its range): what the tests
+/// of the encoding compare with exact evaluation (term::Evaluator). nullopt when Z3 does not reduce it to a numeral.
+std::optional<uint64_t> z3_encoded_value(const term::TermPool& pool, term::TermId t, int lane,
+                                         const std::map<term::VarId, uint64_t>& values);
+
 /// Decides the three properties. With free extents, a property refuted for some block shapes is
 /// searched for the weakest condition of the forms "ntid.x is a multiple of 2^k" and "each extent
 /// at most N" (and both) under which it is proven (docs/ptx.md, verdicts that depend on the launch).
