@@ -642,7 +642,12 @@ class Decider {
       ev.set(vars_[k], static_cast<uint64_t>(p.witness->uniforms[k].second) & term::mask_of(P_.var(vars_[k]).width));
     bool changed = false;
     int64_t wavefronts = p.witness->wavefronts;
-    if (which == Property::Conflicts)
+    // Block extents set to whole warps here stay whole warps below (a block of 31 threads costing
+    // what 32 cost is no clearer a counterexample).
+    std::set<VarId> whole_warps;
+    const auto whole = [](uint64_t x) { return x % hw::kWarpLanes == 0; };
+    const auto widen_extents = [&] {
+      if (which != Property::Conflicts) return;
       for (const auto& extent : a_.free_extents) {
         if (!extent || !std::count(vars_.begin(), vars_.end(), *extent)) continue;
         uint64_t best = ev.value_of(*extent);
@@ -651,14 +656,18 @@ class Decider {
           if (!in_domain(*extent, x)) continue;
           ev.set(*extent, x);
           auto v = violation(which, ev);
-          if (v && v->first.wavefronts > wavefronts && !approximated_in(P_, vars_, ev)) {
+          if (v && (v->first.wavefronts > wavefronts || (v->first.wavefronts == wavefronts && !whole(best))) &&
+              !approximated_in(P_, vars_, ev)) {
             wavefronts = v->first.wavefronts;
             best = x;
             changed = true;
           }
           ev.set(*extent, best);
         }
+        if (whole(best)) whole_warps.insert(*extent);
       }
+    };
+    widen_extents();
     auto still = [&](term::Evaluator& e) {
       auto v = violation(which, e);
       return v && (which != Property::Conflicts || v->first.wavefronts >= wavefronts) && !approximated_in(P_, vars_, e);
@@ -667,20 +676,27 @@ class Decider {
     for (size_t k = 0; k < order.size(); ++k) order[k] = k;
     std::stable_partition(order.begin(), order.end(), [&](size_t k) { return P_.var(vars_[k]).name == "warp"; });
     for (int pass = 0; pass < 2; ++pass) {
+      // Once the other unknowns are small, a whole-warp block may cost more than the first one did.
+      if (pass == 1) widen_extents();
       for (size_t k : order) {
         const VarId v = vars_[k];
         const uint64_t now = ev.value_of(v);
         const Domain d = domain(v);
+        const bool warps = whole_warps.count(v) > 0;
+        // Its domain's first value, the value with its low bits cleared, and the powers of two
+        // (the strides and extents that conflicts are usually made of: not monotone, so tried
+        // before the bisection).
         std::vector<uint64_t> tries;
         if (d.count > 0) tries.push_back(d.first);
         for (int bit = 63; bit > 0; --bit) tries.push_back(now & ~((uint64_t{1} << bit) - 1));
+        for (int bit = 0; bit < 64 && (uint64_t{1} << bit) < now; ++bit) tries.push_back(uint64_t{1} << bit);
         std::sort(tries.begin(), tries.end());
         tries.erase(std::unique(tries.begin(), tries.end()), tries.end());
         uint64_t best = now;
         for (uint64_t x : tries) {
           checkpoint();
           if (x >= best) break;
-          if (!in_domain(v, x)) continue;
+          if (!in_domain(v, x) || (warps && !whole(x))) continue;
           ev.set(v, x);
           if (still(ev)) {
             best = x;
@@ -694,10 +710,11 @@ class Decider {
           checkpoint();
           uint64_t mid = lo + (best - lo) / 2;
           mid -= (mid - d.first) % d.step;
-          if (mid >= best) break;
+          if (warps) mid -= mid % hw::kWarpLanes;
+          if (mid >= best || mid < lo) break;
           ev.set(v, mid);
           if (still(ev)) best = mid;
-          else lo = mid + d.step;
+          else lo = mid + (warps ? hw::kWarpLanes : d.step);
           ev.set(v, best);
         }
         changed |= best != now;
@@ -1096,15 +1113,17 @@ class Decider {
       if (!activity_known_) return unknown(Engine::Z3, activity_reason());
       return confirm(Property::Conflicts, Engine::Z3, ev);
     };
-    if (!(a_.instr->mergeable && a_.arch->load_merging)) {
-      s.add(pair_conflict(T, ctx));
-      return decide();
-    }
+    // A warp is judged for conflicts only where every active lane is aligned and inside shared
+    // memory (the other obligations report the rest), as the concrete re-check judges it.
     const z3::expr last = ctx.bv_val(static_cast<uint64_t>(a_.arch->max_smem_bytes_per_block - a_.bytes), 32);
     for (int l = 0; l < a_.address_lanes; ++l) {
       const z3::expr addr = T.at(a_.address, l);
       s.add(z3::implies(T.holds(a_.active, l),
                         z3::urem(addr, ctx.bv_val(a_.bytes, 32)) == ctx.bv_val(0, 32) && z3::ule(addr, last)));
+    }
+    if (!(a_.instr->mergeable && a_.arch->load_merging)) {
+      s.add(pair_conflict(T, ctx));
+      return decide();
     }
     const z3::expr unmerged = conflict_in(T, ctx, false);
     // hw::loads_merge: every active lane whose partner is active reads the partner's address.

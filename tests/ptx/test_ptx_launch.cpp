@@ -468,3 +468,75 @@ TEST_CASE("launch domain: no witness of the general domain is a launch the hardw
   }
   CHECK(witnesses > 10);
 }
+
+TEST_CASE("launch domain: run-time strides into dynamic shared memory are decided, and each witness is the source's warp",
+          "[ptx][launch]") {
+  // A lane's address is threadIdx.x times a parameter: the solver's candidate warps may span more
+  // shared memory than the architecture has, which the concrete re-check refuses to cost. Every
+  // property is decided, and each refutation's uniform values give, through the source's own
+  // formula (tests/data/ptx/dynamic_stride.cu) and the bank model, the warp the witness shows.
+  const auto m = compiled(kDir + "dynamic_stride.ptx", {});
+  REQUIRE(!m->read_error);
+  const std::map<std::string, std::function<uint32_t(uint32_t, uint32_t, uint32_t)>> formula = {
+      {"ds_store", [](uint32_t t, uint32_t stride, uint32_t) { return 4 * (t * stride); }},
+      {"ds_load", [](uint32_t t, uint32_t, uint32_t) { return 4 * t; }},
+      {"dos_store", [](uint32_t t, uint32_t stride, uint32_t offset) { return 4 * (offset + t * stride); }},
+      {"dos_load", [](uint32_t t, uint32_t stride, uint32_t) { return 4 * ((t ^ stride) * 33); }},
+  };
+  const auto lines = oracle_lines(kDir + "dynamic_stride.cu");
+  int decided = 0, conflicts = 0;
+  for (const auto& k : m->kernels)
+    for (const auto& a : k.accesses) {
+      const lp::ptx::Site& s = m->site(k, a);
+      std::string tag;
+      for (const auto& [t, line] : lines)
+        if (line == source_line(*m, s)) tag = t;
+      REQUIRE(formula.count(tag));
+      INFO(tag);
+      lp::SolverLimits limits;
+      limits.timeout_ms = 60000;
+      const lp::SymbolicResult r = lp::decide_symbolic_access(access_of(*m, k, a), lp::Engine::Auto, limits);
+      for (const lp::SymbolicProperty* p : {&r.conflicts, &r.alignment, &r.bounds}) {
+        INFO(p->reason);
+        CHECK(p->verdict != lp::Verdict::Unknown);
+        ++decided;
+      }
+      if (r.conflicts.verdict != lp::Verdict::Refuted) {
+        // Conflict-free: every warp of every block of up to 1024 threads, at strides 0..64.
+        if (tag == "ds_load") {
+          for (uint32_t lane_base = 0; lane_base < 1024; lane_base += 32) {
+            std::vector<int64_t> addresses;
+            for (uint32_t l = 0; l < 32; ++l) addresses.push_back(formula.at(tag)(lane_base + l, 0, 0));
+            CHECK(lp::hw::smem_access_cost(kArch, *a.instr, addresses, ~lp::hw::LaneMask{0}).conflict_free);
+          }
+        }
+        continue;
+      }
+      ++conflicts;
+      std::map<std::string, int64_t> u;
+      for (const auto& [name, value] : r.conflicts.witness->uniforms) {
+        const size_t p = name.find("_param_");
+        u[p == std::string::npos ? name : "param_" + name.substr(p + 7)] = value;
+      }
+      REQUIRE(u.count("ntid.x"));
+      const uint32_t warp = static_cast<uint32_t>(u.count("warp") ? u.at("warp") : 0);
+      const int64_t threads = u.at("ntid.x");
+      std::vector<int64_t> addresses(32, 0);
+      lp::hw::LaneMask mask = 0;
+      for (uint32_t l = 0; l < 32; ++l) {
+        const uint32_t t = warp * 32 + l;
+        if (t >= threads) continue;
+        mask |= lp::hw::LaneMask{1} << l;
+        addresses[l] = formula.at(tag)(t, static_cast<uint32_t>(u.count("param_1") ? u.at("param_1") : 0),
+                                       static_cast<uint32_t>(u.count("param_2") ? u.at("param_2") : 0));
+      }
+      for (uint32_t l = 0; l < 32; ++l)
+        if (!((mask >> l) & 1)) addresses[l] = addresses[static_cast<size_t>(__builtin_ctz(mask))];
+      const auto cost = lp::hw::smem_access_cost(kArch, *a.instr, addresses, mask);
+      CHECK(!cost.conflict_free);
+      CHECK(cost.wavefronts == r.conflicts.witness->wavefronts);
+      CHECK(threads % 32 == 0);  // the witness is a block of whole warps
+    }
+  CHECK(decided == 12);
+  CHECK(conflicts >= 2);
+}
