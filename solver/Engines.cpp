@@ -83,16 +83,24 @@ Z3QueryClock::Z3QueryClock(unsigned timeout_ms) : saved_(tl_z3_deadline) {
 
 Z3QueryClock::~Z3QueryClock() { tl_z3_deadline = saved_; }
 
-Z3Context::Z3Context(const SolverLimits& limits) {
+uint64_t z3_memory_cap_mb(const SolverLimits& limits) {
   uint64_t cap_mb = limits.memory_mb;
   if (const auto& budget = current_budget().memory_bytes) {
-    // What the run's budget leaves beside what the process already holds (at least 1 MiB, so a
-    // spent budget gives Z3's own out-of-memory answer rather than no limit).
-    const uint64_t resident = resident_bytes();
-    const uint64_t room_mb = resident < *budget ? (*budget - resident) >> 20 : 0;
-    cap_mb = std::max<uint64_t>(1, std::min(cap_mb, room_mb));
+    // Z3 counts its allocations process-wide (every thread's contexts, and those still being
+    // deleted); the process's resident memory includes them. What Z3 may hold is the budget less
+    // what the rest of the process holds, so threads computing this at once agree on it, and a
+    // context made while another query runs does not pull the cap below that query's.
+    const uint64_t resident = resident_bytes(), z3_bytes = Z3_get_estimated_alloc_size();
+    const uint64_t others = resident > z3_bytes ? resident - z3_bytes : 0;
+    cap_mb = std::min<uint64_t>(cap_mb, others < *budget ? (*budget - others) >> 20 : 0);
   }
-  cap_mb_ = std::min<uint64_t>(cap_mb, INT32_MAX);
+  return std::min<uint64_t>(cap_mb, INT32_MAX);
+}
+
+Z3Context::Z3Context(const SolverLimits& limits) : cap_mb_(z3_memory_cap_mb(limits)) {
+  // Below what Z3 already holds, the cap would fail allocations anywhere, deletions included.
+  if (cap_mb_ <= (Z3_get_estimated_alloc_size() >> 20) + 1)
+    throw z3::exception("out of memory: the run's memory budget leaves Z3 no room for a context");
   z3::set_param("memory_max_size", static_cast<int>(cap_mb_));
   Z3_config cfg = Z3_mk_config();
   raw_ = Z3_mk_context_rc(cfg);

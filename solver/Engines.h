@@ -13,10 +13,13 @@
 
 namespace lp {
 
-/// A Z3 context for one query, created under the query's memory cap: `SolverLimits::memory_mb`, or
-/// less where the run's memory budget leaves less room (Z3's process-wide `memory_max_size`). Z3
-/// returns no context once that cap is reached, which z3::context would dereference; this throws
-/// z3::exception instead (the query is then unknown).
+/// What Z3 may allocate in all (MiB, Z3's process-wide count): `SolverLimits::memory_mb`, or less
+/// where the run's memory budget, less what the rest of the process holds, leaves less.
+uint64_t z3_memory_cap_mb(const SolverLimits& limits);
+
+/// A Z3 context for one query, created under z3_memory_cap_mb (Z3's process-wide
+/// `memory_max_size`). Z3 returns no context once that cap is reached, which z3::context would
+/// dereference; this throws z3::exception instead (the query is then unknown).
 class Z3Context {
  public:
   explicit Z3Context(const SolverLimits& limits);

@@ -32,6 +32,8 @@ constexpr uint64_t kResidueLimit = uint64_t{1} << 16;
 constexpr int kMaxRealisations = 64;
 // Random values tried for a configuration before Z3 is asked for them.
 constexpr int kRealisationSamples = 256;
+// Random samples of the whole domain tried for a violation before Z3.
+constexpr int kSearchSamples = 256;
 
 /// A variable's values: lo..hi in steps of 2^align (lo rounded up).
 struct Domain {
@@ -206,15 +208,13 @@ void renew_context() { t_context.context.reset(); }
 // of theirs may allocate between checks.
 constexpr uint64_t kZ3StopMarginMb = 32;
 
-uint64_t tactic_memory_mb() {
-  uint64_t mb = t_context.context ? t_context.context->cap_mb() : 0;
-  if (const auto& budget = current_budget().memory_bytes) {
-    const uint64_t resident = resident_bytes();
-    mb = std::min<uint64_t>(mb, resident < *budget ? (*budget - resident) >> 20 : 0);
-  }
-  if (mb <= kZ3StopMarginMb)
+uint64_t tactic_memory_mb(const SolverLimits& limits) {
+  // The tactics compare Z3's process-wide count with this, as the cap does.
+  const uint64_t cap_mb = std::min(t_context.context ? t_context.context->cap_mb() : 0, z3_memory_cap_mb(limits));
+  const uint64_t held_mb = Z3_get_estimated_alloc_size() >> 20;
+  if (cap_mb <= held_mb + kZ3StopMarginMb)
     throw BudgetExhausted(current_budget().memory_name + " leaves Z3 no room for this query");
-  return mb - kZ3StopMarginMb;
+  return cap_mb - kZ3StopMarginMb;
 }
 
 // The queries are quantifier-free bit-vector formulas: simplification, bit-blasting and SAT
@@ -222,7 +222,7 @@ uint64_t tactic_memory_mb() {
 // under the query's time limit and the memory left to it.
 z3::solver bit_vector_solver(z3::context& ctx, const SolverLimits& limits) {
   z3::params memory(ctx);
-  memory.set("max_memory", static_cast<unsigned>(std::min<uint64_t>(tactic_memory_mb(), UINT32_MAX)));
+  memory.set("max_memory", static_cast<unsigned>(std::min<uint64_t>(tactic_memory_mb(limits), UINT32_MAX)));
   const z3::tactic t = z3::with(z3::tactic(ctx, "simplify"), memory) & z3::with(z3::tactic(ctx, "propagate-values"), memory) &
                        z3::tactic(ctx, "solve-eqs") & z3::with(z3::tactic(ctx, "bit-blast"), memory) &
                        z3::with(z3::tactic(ctx, "sat"), memory);
@@ -263,20 +263,29 @@ class Z3Terms {
       }
       case Op::MulHiU: r = (z3::zext(A(), w) * z3::zext(B(), w)).extract(2 * w - 1, w); break;
       case Op::MulHiS: r = (z3::sext(A(), w) * z3::sext(B(), w)).extract(2 * w - 1, w); break;
-      case Op::UDiv: {
+      case Op::UDiv:
+      case Op::URem: {
+        // A divisor whose domain is a multiple of 2^s (a block extent of whole warps) divides the
+        // dividend's high bits: a / d = (a >> s) / (d >> s) and a % d = ((a >> s) % (d >> s)) << s
+        // | (a mod 2^s), for every a and d, 0 included. A thread's index 32 * warp + lane then
+        // divides as the warp alone, without the lane: a circuit per lane becomes one per warp.
         // Small operands divide at their own width; division by zero keeps its w-bit answer.
-        const unsigned k = std::max(bits_of(P_.max_value(n.a)), bits_of(P_.max_value(n.b)));
-        r = k < w ? z3::ite(B() == ctx_.bv_val(0, w), ctx_.bv_val(term::mask_of(static_cast<int>(w)), w),
-                            z3::zext(z3::udiv(low(A(), k), low(B(), k)), w - k))
-                  : z3::udiv(A(), B());
+        const int s = std::min<int>(alignment_of(n.b), static_cast<int>(w) - 1);
+        const auto parts = s > 0 ? split(n.a, s, lane) : std::nullopt;
+        const z3::expr a = parts ? parts->first : s > 0 ? z3::lshr(A(), ctx_.bv_val(s, w)) : A();
+        const z3::expr b = s > 0 ? z3::lshr(B(), ctx_.bv_val(s, w)) : B();
+        const unsigned k = std::max(bits_of(P_.max_value(n.a) >> s), bits_of(P_.max_value(n.b) >> s));
+        if (n.op == Op::UDiv) {
+          r = k < w ? z3::ite(b == ctx_.bv_val(0, w), ctx_.bv_val(term::mask_of(static_cast<int>(w)), w),
+                              z3::zext(z3::udiv(low(a, k), low(b, k)), w - k))
+                    : z3::udiv(a, b);
+          break;
+        }
+        r = k < w ? z3::zext(z3::urem(low(a, k), low(b, k)), w - k) : z3::urem(a, b);  // x % 0 = x at any width
+        if (s > 0) r = z3::shl(r, ctx_.bv_val(s, w)) | (parts ? parts->second : A() & ctx_.bv_val(term::mask_of(s), w));
         break;
       }
       case Op::SDiv: r = A() / B(); break;
-      case Op::URem: {
-        const unsigned k = std::max(bits_of(P_.max_value(n.a)), bits_of(P_.max_value(n.b)));
-        r = k < w ? z3::zext(z3::urem(low(A(), k), low(B(), k)), w - k) : z3::urem(A(), B());  // x % 0 = x at any width
-        break;
-      }
       case Op::SRem: r = z3::srem(A(), B()); break;
       case Op::Shl: r = z3::shl(A(), B()); break;
       case Op::LShr: r = z3::lshr(A(), B()); break;
@@ -352,6 +361,40 @@ class Z3Terms {
     return it->second;
   }
 
+  /// `t >> s` and `t mod 2^s` when `t` is a sum whose terms below bit s add up to less than 2^s
+  /// (no carry crosses bit s): the first from the other terms alone, so that 32 * warp + lane
+  /// shifted by 5 is the warp at every lane (one expression, which Z3 shares, for all 32).
+  std::optional<std::pair<z3::expr, z3::expr>> split(TermId t, int s, int lane) {
+    const unsigned w = static_cast<unsigned>(P_.width(t));
+    const TermPool::Sum sum = P_.sum_of(t);
+    const uint64_t below = term::mask_of(s);
+    z3::expr high = ctx_.bv_val(sum.constant & ~below, w), low = ctx_.bv_val(sum.constant & below, w);
+    uint64_t low_max = sum.constant & below;
+    for (const auto& [atom, coef] : sum.atoms) {
+      if (coef != 0 && P_.trailing_zeros(atom) + __builtin_ctzll(coef) >= s) {
+        high = high + at(atom, lane) * ctx_.bv_val(coef, w);
+        continue;
+      }
+      const uint64_t most = P_.max_value(atom);
+      if (coef > below || most > below || coef * most > below - low_max) return std::nullopt;
+      low_max += coef * most;
+      low = low + at(atom, lane) * ctx_.bv_val(coef, w);
+    }
+    return std::pair{z3::lshr(high, ctx_.bv_val(s, w)), low};
+  }
+
+  /// The power of two every value of `t` is a multiple of, by its domain (every query asserts
+  /// domains()): an uniform unknown's alignment, 0 for any other term.
+  int alignment_of(TermId t) const {
+    const term::Node& n = P_.node(t);
+    if (n.op != Op::Var) return 0;
+    const VarId v = static_cast<VarId>(n.value);
+    const auto& info = P_.var(v);
+    if (info.kind != VarKind::Uniform) return 0;
+    auto it = narrowed_.find(v);
+    return std::min(it != narrowed_.end() ? it->second.align_log2 : info.align_log2, info.width);
+  }
+
   z3::context& ctx_;
   const TermPool& P_;
   const std::map<VarId, term::VarDomain>& narrowed_;
@@ -419,6 +462,61 @@ class Decider {
       if (k == at.size()) break;
     }
     return false;
+  }
+
+  /// A bounded random search for a violation of `which` before Z3 (Obligation::search): values
+  /// drawn from each unknown's domain (its ends, small values, powers of two and any value), with
+  /// the free block extents drawn so that the block stays launchable and the warp inside it.
+  /// Deterministic; only a confirmed refutation is kept.
+  SymbolicProperty sampled_refutation(Property which) {
+    if (opaque_ || (which == Property::Conflicts && !a_.instr)) return unknown(Engine::Enum, "not sampled");
+    std::mt19937_64 rng(static_cast<uint64_t>(a_.address) * 31 + static_cast<uint64_t>(which));
+    const auto extent_axis = [&](VarId v) -> int {
+      for (size_t d = 0; d < 3; ++d)
+        if (a_.free_extents[d] == v) return static_cast<int>(d);
+      return -1;
+    };
+    const auto draw = [&](VarId v, uint64_t cap) -> uint64_t {
+      const Domain d = domain(v);
+      if (d.count == 0) return 0;
+      const uint64_t last = d.first + (d.count - 1) * d.step;
+      const uint64_t hi = std::max(d.first, std::min(last, cap));
+      const uint64_t span = (hi - d.first) / d.step + 1;
+      uint64_t x;
+      switch (rng() % 5) {
+        case 0: x = d.first; break;
+        case 1: x = d.first + (rng() % std::min<uint64_t>(span, 64)) * d.step; break;
+        case 2: x = uint64_t{1} << (rng() % 64); break;
+        case 3: x = hi; break;
+        default: x = d.first + (span == 0 ? rng() : rng() % span) * d.step; break;
+      }
+      x = std::min(std::max(x, d.first), hi);
+      x -= (x - d.first) % d.step;
+      return x;
+    };
+    const hw::LaunchLimits& launch = a_.arch->launch;
+    term::Evaluator ev(P_);
+    for (int n = 0; n < kSearchSamples; ++n) {
+      checkpoint();
+      uint64_t threads = 1;
+      // The block extents first (x, y, z), each within what the others leave of the block.
+      std::array<std::optional<VarId>, 3> extents = a_.free_extents;
+      for (size_t d = 0; d < 3; ++d)
+        if (extents[d] && std::count(vars_.begin(), vars_.end(), *extents[d])) {
+          const uint64_t x = draw(*extents[d], static_cast<uint64_t>(launch.max_threads_per_block) / threads);
+          ev.set(*extents[d], x);
+          threads *= std::max<uint64_t>(x, 1);
+        }
+      for (VarId v : vars_) {
+        if (extent_axis(v) >= 0) continue;
+        const bool warp = P_.var(v).name == "warp";
+        ev.set(v, draw(v, warp ? (threads + hw::kWarpLanes - 1) / hw::kWarpLanes - 1 : ~uint64_t{0}));
+      }
+      if (!violation(which, ev)) continue;
+      SymbolicProperty p = confirm(which, Engine::Enum, ev);
+      if (p.verdict == Verdict::Refuted) return p;
+    }
+    return unknown(Engine::Enum, "no sample violates it");
   }
 
   SymbolicProperty decide_property(Property which) {
@@ -560,6 +658,7 @@ class Decider {
     // Enumeration first wherever it may decide: the residue enumeration of conflicts answers
     // unknown at once past its own limits, and Z3 follows.
     o.small = [this, which] { return enumerable() || which != Property::Bounds; };
+    o.search = [this, which] { return sampled_refutation(which); };
     o.confirm = [this, which](SymbolicProperty& p) { return recheck(p, which); };
     o.minimize = [this, which](SymbolicProperty& p) { return minimise(p, which); };
     return o;

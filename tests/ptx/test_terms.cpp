@@ -73,15 +73,16 @@ TEST_CASE("terms: the lane and warp parts of a thread index separate", "[ptx][te
 TEST_CASE("terms: Z3's encoding of random terms equals their exact evaluation", "[ptx][terms]") {
   // The decision and the re-check of every witness must read a term alike: Z3's encoding (which
   // narrows operations on operands known to be small) against term::Evaluator, on random DAGs over
-  // variables with small and full ranges (divisors that may be 0 and that never are), at random
-  // values inside each range, at concrete lanes.
+  // variables with small and full ranges (divisors that may be 0 and that never are, and one
+  // aligned to 32, which Z3 divides by shifting), at random values inside each range, at concrete
+  // lanes; sums of a multiple of 32 and the lane are in the pool, as thread indices are.
   std::mt19937_64 rng(20261128);
   int compared = 0;
   for (int trial = 0; trial < 60; ++trial) {
     TermPool P;
     std::vector<lp::term::VarId> vars;
     std::vector<TermId> pool;
-    for (int v = 0; v < 4; ++v) {
+    for (int v = 0; v < 5; ++v) {
       lp::term::VarInfo info;
       info.name = "v" + std::to_string(v);
       info.width = v == 3 ? 64 : 32;
@@ -89,12 +90,15 @@ TEST_CASE("terms: Z3's encoding of random terms equals their exact evaluation", 
         case 0: info.lo = 1, info.hi = 1024; break;   // a block extent: never 0
         case 1: info.lo = 0, info.hi = 31; break;     // a warp
         case 2: info.lo = 0, info.hi = ~uint64_t{0}; break;
-        default: info.lo = 0, info.hi = 4096; break;
+        case 3: info.lo = 0, info.hi = 4096; break;
+        default: info.lo = 32, info.hi = 1024, info.align_log2 = 5; break;  // a whole-warp extent
       }
       vars.push_back(P.new_var(info));
       pool.push_back(P.var_term(vars.back()));
     }
     pool.push_back(P.lane());
+    pool.push_back(P.add(P.mul(pool[1], P.constant(32, 32)), P.lane()));
+    pool.push_back(P.add(P.mul(pool[4], pool[1]), P.lane()));
     for (uint64_t c : {0ull, 1ull, 32ull, 0x7fffffffull}) pool.push_back(P.constant(c, 32));
     auto pick = [&] { return pool[rng() % pool.size()]; };
     auto same_width = [&](TermId a, TermId b) {
@@ -129,7 +133,7 @@ TEST_CASE("terms: Z3's encoding of random terms equals their exact evaluation", 
       for (lp::term::VarId v : vars) {
         const auto& info = P.var(v);
         const uint64_t span = info.hi - info.lo;
-        const uint64_t x = info.lo + (span == ~uint64_t{0} ? rng() : rng() % (span + 1));
+        const uint64_t x = (info.lo + (span == ~uint64_t{0} ? rng() : rng() % (span + 1))) >> info.align_log2 << info.align_log2;
         values[v] = x;
         ev.set(v, x);
       }
