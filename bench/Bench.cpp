@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "analyzer/parse/Parsers.h"
+#include "analyzer/support/Process.h"
 #include "hw/Arch.h"
 #include "hw/SmemInstr.h"
 #include "rules/Checker.h"
@@ -133,6 +134,80 @@ json check_once(const std::vector<std::string>& paths, unsigned jobs, const std:
   for (const auto& f : run.findings) unknown += f.kind == rules::FindingKind::Unknown;
   return json{{"wall_ms", wall},           {"files", run.files.size()},     {"obligations", run.obligations.size()},
               {"passed", proven},          {"findings", run.findings.size()}, {"unknowns", unknown}};
+}
+
+// ---- CUDA files against nvcc -------------------------------------------------------------------
+
+// The number before `unit` after `label` in `text` (e.g. "analysis: 573 ms"), if any.
+std::optional<double> number_after(const std::string& text, const std::string& label) {
+  const size_t at = text.rfind(label);
+  if (at == std::string::npos) return std::nullopt;
+  return std::strtod(text.c_str() + at + label.size(), nullptr);
+}
+
+// The run's summary line ("N findings ..., M of K obligations proven").
+std::string summary_line(const std::string& output) {
+  std::string last;
+  size_t start = 0;
+  while (start < output.size()) {
+    size_t end = output.find('\n', start);
+    if (end == std::string::npos) end = output.size();
+    const std::string line = output.substr(start, end - start);
+    if (line.find(" obligation") != std::string::npos && line.find(" in ") != std::string::npos) last = line;
+    start = end + 1;
+  }
+  return last;
+}
+
+json cuda_row(const std::string& cu, const BenchOptions& opt) {
+  json row = {{"file", cu}};
+  const std::string nvcc = find_on_path("nvcc");
+  if (nvcc.empty()) {
+    row["error"] = "nvcc is not on PATH";
+    return row;
+  }
+  const fs::path dir = fs::temp_directory_path() / fmt::format("layoutproof-bench-{}", ::getpid());
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  const std::string ptx = (dir / (fs::path(cu).stem().string() + ".ptx")).string();
+  // nvcc exactly as `check --cuda` runs it (cli/CudaCompile.cpp).
+  std::vector<std::string> compile = {nvcc, "-O3", "-lineinfo", "-arch=" + std::string(hw::kDefaultArchName), "--ptx", cu, "-o", ptx};
+  compile.insert(compile.end(), opt.nvcc_args.begin(), opt.nvcc_args.end());
+  std::vector<std::string> as_launched = {opt.layoutproof, "check", "--cuda", cu, "--no-cache", "--no-progress"};
+  if (!opt.nvcc_args.empty()) {
+    as_launched.push_back("--");
+    as_launched.insert(as_launched.end(), opt.nvcc_args.begin(), opt.nvcc_args.end());
+  }
+  std::vector<double> nvcc_ms, analysis_ms, cuda_ms;
+  std::string cuda_summary;
+  for (int rep = 0; rep < std::max(1, opt.repeats); ++rep) {
+    Stopwatch clock;
+    const ProcessResult c = run_process(compile);
+    nvcc_ms.push_back(clock.elapsed_ms());
+    if (c.exit_code != 0) {
+      row["error"] = "nvcc failed: " + c.output.substr(0, 400);
+      fs::remove_all(dir, ec);
+      return row;
+    }
+    Stopwatch whole;
+    const ProcessResult r = run_process(as_launched);
+    cuda_ms.push_back(whole.elapsed_ms());
+    if (auto a = number_after(r.output, "analysis: ")) analysis_ms.push_back(*a);
+    cuda_summary = summary_line(r.output);
+  }
+  Stopwatch alone_clock;
+  const ProcessResult alone = run_process({opt.layoutproof, "check", ptx, "--no-cache", "--no-progress", "--time-budget",
+                                           fmt::format("{}", opt.ptx_alone_budget_s)});
+  const double alone_ms = alone_clock.elapsed_ms();
+  fs::remove_all(dir, ec);
+  row["nvcc_ms"] = median(nvcc_ms);
+  row["check_cuda_ms"] = median(cuda_ms);
+  if (!analysis_ms.empty()) row["analysis_ms"] = median(analysis_ms);
+  row["as_launched"] = cuda_summary;
+  row["ptx_alone_ms"] = alone_ms;
+  row["ptx_alone"] = summary_line(alone.output);
+  row["ptx_alone_budget_spent"] = alone.output.find("time budget") != std::string::npos;
+  return row;
 }
 
 json corpus_section(const std::string& name, const std::vector<std::string>& paths, const BenchOptions& opt) {
@@ -516,6 +591,13 @@ json run_bench(const BenchOptions& opt) {
   }
   result["ptx"] = ptx;
 
+  json cuda = json::array();
+  for (const std::string& f : opt.cuda_paths) {
+    say("cuda: " + f);
+    cuda.push_back(cuda_row(f, opt));
+  }
+  result["cuda"] = cuda;
+
   // (f) the parametric obligations (bench/ParametricSet.h): each decided for every value by the
   // auto engine in this process (one core), against its argued truth.
   json parametric = json::array();
@@ -559,6 +641,13 @@ json run_bench(const BenchOptions& opt) {
     target(c["name"].get<std::string>() + " warm", c["warm"]["wall_ms_median"].get<double>() / 1000, 0.2, "s");
   }
   target("median proof time", result["proofs_overall"]["median_ms"].get<double>(), 50, "ms");
+  for (const auto& c : cuda)
+    if (c.contains("analysis_ms")) {
+      const std::string name = fs::path(c["file"].get<std::string>()).filename().string();
+      const double nv = c["nvcc_ms"].get<double>();
+      target(fmt::format("CUDA {}: analysis as launched / nvcc", name), c["analysis_ms"].get<double>() / nv, 1.0, "x");
+      target(fmt::format("CUDA {}: its PTX alone / nvcc", name), c["ptx_alone_ms"].get<double>() / nv, 1.0, "x");
+    }
   for (const auto& p : ptx)
     if (p.contains("wall_ms_median"))
       target(fmt::format("PTX {} ({} lines), one core", fs::path(p["file"].get<std::string>()).filename().string(),
@@ -620,6 +709,23 @@ std::string render_tables(const json& r) {
       s += fmt::format("{:<40} {:>6} {:>6} {:>8} {:>8} {:>10.1f}\n", fs::path(p["file"].get<std::string>()).filename().string(),
                        p["lines"].get<int64_t>(), p["obligations"].get<size_t>(), p["findings"].get<size_t>(),
                        p["unknowns"].get<size_t>(), p["wall_ms_median"].get<double>());
+    }
+  }
+  if (r.contains("cuda") && !r["cuda"].empty()) {
+    s += "\nCUDA (nvcc -O3 -lineinfo --ptx, the baseline, beside check --cuda's analysis and check of the PTX alone;\n"
+         "median wall of the repeats, the PTX alone once; all cores)\n";
+    s += fmt::format("{:<28} {:>9} {:>11} {:>7} {:>12} {:>7}  {}\n", "file", "nvcc ms", "analysis ms", "ratio", "PTX alone ms",
+                     "ratio", "as launched | PTX alone");
+    for (const auto& c : r["cuda"]) {
+      const std::string name = fs::path(c["file"].get<std::string>()).filename().string();
+      if (c.contains("error")) {
+        s += fmt::format("{:<28} error: {}\n", name, c["error"].get<std::string>());
+        continue;
+      }
+      const double nv = c["nvcc_ms"].get<double>(), an = c.value("analysis_ms", -1.0), alone = c["ptx_alone_ms"].get<double>();
+      s += fmt::format("{:<28} {:>9.0f} {:>11.0f} {:>7.2f} {:>12.0f} {:>7.2f}  {} | {}{}\n", name, nv, an, an / nv, alone, alone / nv,
+                       c["as_launched"].get<std::string>(), c["ptx_alone"].get<std::string>(),
+                       c["ptx_alone_budget_spent"].get<bool>() ? " (budget spent)" : "");
     }
   }
   s += "\nPROOF TIME PER PROPERTY over the corpus obligations (auto engine)\n";

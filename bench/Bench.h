@@ -13,6 +13,10 @@
 //   parametric  the parametric obligations (bench/ParametricSet.h), each decided for every value by
 //               the auto engine: verdict against the argued truth, time
 //   ptx         `check` of each PTX file (the PTX front end) on one core: lines, obligations, wall time
+//   cuda        each CUDA file given: nvcc's own PTX compile (the baseline, timed in the same run)
+//               beside `check --cuda` (the kernels as the host code launches them; nvcc and the
+//               analysis timed apart) and `check` of that PTX alone (every legal launch), each the
+//               binary in a process of its own: the analysis / nvcc ratios
 //   limits      the worst inputs the gate has met, each in its own process with its budget: within
 //               the budget plus 10% and under its memory cap (bench/Limits.h); the result cache on
 //               a large tree, uncached, cold and warm
@@ -35,6 +39,9 @@ using json = nlohmann::ordered_json;
 struct BenchOptions {
   std::vector<std::string> paths;   ///< the corpus (files and directories)
   std::vector<std::string> ptx_paths;  ///< PTX files (and directories) timed one by one on one core
+  std::vector<std::string> cuda_paths;  ///< CUDA files timed against nvcc (the cuda section)
+  std::vector<std::string> nvcc_args;   ///< passed to nvcc and `check --cuda` after the file (e.g. -I DIR)
+  double ptx_alone_budget_s = 60;       ///< --time-budget of the check of the PTX alone
   size_t synthetic_entries = 150;   ///< replicate the corpus to this many files (0: none)
   int repeats = 3;                  ///< corpus runs and obligations are repeated (medians); engine rounds at least
   int64_t max_tile = 4096;          ///< largest tile side of the scaling section (0: no scaling)

@@ -41,7 +41,8 @@ class CheckCommand : public Command {
     sub->add_option("--arch", arch_, "The architecture --cuda compiles for (default " + std::string(hw::kDefaultArchName) + ")");
     sub->add_option("--launch", launches_,
                     "How a compiled kernel is launched: 'KERNEL=block(X, Y, Z) [grid(...)] [dynamic_smem(BYTES)] [param P OP "
-                    "VALUE]' (KERNEL demangled, templates allowed; * for every kernel); repeat for more launches");
+                    "VALUE]' (KERNEL demangled, templates allowed; * for every kernel); repeat for more launches")
+        ->allow_extra_args(false);  // one KERNEL=FACTS per --launch: the paths after it stay paths
     sub->add_option("--format", format_, "text, json, sarif, junit or codequality (GitLab)")
         ->check(CLI::IsMember({"text", "json", "sarif", "junit", "codequality"}));
     sub->add_option("--output", output_, "Write the report here instead of standard output");

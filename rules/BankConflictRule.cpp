@@ -131,6 +131,7 @@ class BankConflictRule : public Rule {
     acc.base = s.symbol_base;
     acc.extent = s.extent;
     acc.free_extents = m.result(k).launch.ntid;
+    acc.launches_stated = m.result(k).launch.stated;
     try {
       return Judged{decide_symbolic_access(acc, ctx.config.engine, ctx.config.limits), ""};
     } catch (const hw::HwError& e) {
@@ -209,7 +210,7 @@ class BankConflictRule : public Rule {
   }
   static void state_the_launch(rules::Finding& f) {
     add_note(f, "state the launch to decide it: `// layoutproof: launch block(X, Y, Z)` before the kernel, an entry of "
-                "[ptx.launch] in .layoutproof.toml, or `check --launch 'KERNEL: block(X, Y, Z)'` (docs/ptx.md)");
+                "[ptx.launch] in .layoutproof.toml, or `check --launch 'KERNEL=block(X, Y, Z)'` (docs/ptx.md)");
   }
 
   static void compiled_property(const ptx::CompiledModule& m, const ptx::KernelFacts& k, const ptx::AccessFact& a,

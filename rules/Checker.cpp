@@ -153,12 +153,15 @@ FileResult check_file(const std::string& path, const CheckOptions& opt, const Ru
   std::string text = std::move(*read);
   if (is_ptx_path(path)) {
     // Cached by the PTX's content and everything else its results rest on (the launches, the
-    // configuration); the entry also holds the content of each source file its findings quote.
+    // configuration, the source files it names as this run may read them: their launch comments);
+    // the entry also holds the content of each source file its findings quote.
     auto ptx = std::make_shared<SourceText>();
     ptx->name = path;
     ptx->text = std::move(text);
     // Not by its path: `check --cuda` writes the same PTX to a new temporary file every run.
-    const std::string key = cache ? ResultCache::key("", ptx->text, opt.config, ptx::inputs_key(front_end_inputs(opt))) : "";
+    const ptx::FrontEndInputs inputs = front_end_inputs(opt);
+    const std::string key =
+        cache ? ResultCache::key("", ptx->text, opt.config, ptx::inputs_key(inputs) + ptx::sources_key(path, ptx->text, inputs)) : "";
     if (cache)
       if (auto hit = cache->lookup(key, ptx)) return std::move(*hit);
     Stopwatch clock;

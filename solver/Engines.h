@@ -114,7 +114,7 @@ template <class Result, class F2, class Enumerate, class Z3>
 Result decide_auto(bool small, F2&& f2, Enumerate&& enumerate, Z3&& z3) {
   if (Result r = f2(); r.verdict != Verdict::Unknown) return r;
   if (small) {
-    if (Result e = enumerate(); e.verdict != Verdict::Unknown) return e;
+    if (Result e = enumerate(); e.verdict != Verdict::Unknown || e.settled) return e;
   }
   Result r = z3();
   if (r.verdict == Verdict::Unknown && !small) {

@@ -59,7 +59,7 @@ struct Obligation {
   /// friends); asked by the auto engine only, inside the query's limits. Empty: not small.
   std::function<bool()> small;
   /// Optional: a bounded search for a refutation that the auto engine runs before Z3 on a large
-  /// domain; only a refutation it finds is kept (it cannot prove).
+  /// domain; only a refutation or a settled unknown it finds is kept (it cannot prove).
   std::function<Result()> search;
   /// Optional: an argument of one engine that needs no search (Z3 over the integers, under a
   /// short timeout) and, where it applies, is cheaper than any search; the auto engine tries it
@@ -112,7 +112,7 @@ Result decide(const Obligation<Result>& o, Engine engine, const SolverLimits& li
         if (o.argument && !small) {
           if (o.search) {
             searched = true;
-            if (Result found = o.search(); found.verdict == Verdict::Refuted) {
+            if (Result found = o.search(); found.verdict == Verdict::Refuted || found.settled) {
               r = std::move(found);
               break;
             }
@@ -124,7 +124,7 @@ Result decide(const Obligation<Result>& o, Engine engine, const SolverLimits& li
         }
         r = decide_auto<Result>(small, f2, enumerate, [&] {
           if (o.search && !searched) {
-            if (Result found = o.search(); found.verdict == Verdict::Refuted) return found;
+            if (Result found = o.search(); found.verdict == Verdict::Refuted || found.settled) return found;
           }
           return z3();
         });

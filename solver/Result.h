@@ -45,6 +45,10 @@ struct Outcome {
   /// Unknown because a limit stopped it (the query's or the run's time, memory): a run with more
   /// may decide it. An unknown for any other reason (a modelling gap) is the same every run.
   bool limited = false;
+  /// Unknown however it is searched: the values found violate the property in the model, and the
+  /// model cannot say whether they occur (which lanes execute is not modelled), so no engine can
+  /// prove it and none can refute it. The portfolio stops at such an answer.
+  bool settled = false;
 };
 
 }  // namespace lp

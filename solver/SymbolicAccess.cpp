@@ -514,7 +514,7 @@ class Decider {
       }
       if (!violation(which, ev)) continue;
       SymbolicProperty p = confirm(which, Engine::Enum, ev);
-      if (p.verdict == Verdict::Refuted) return p;
+      if (p.verdict == Verdict::Refuted || p.settled) return p;
     }
     return unknown(Engine::Enum, "no sample violates it");
   }
@@ -612,10 +612,13 @@ class Decider {
                                                             : "lanes that leave a loop early"));
     if (!v) return unknown(e, "internal: the solver's witness does not re-check");
     auto& [w, summary] = *v;
-    if (!activity_known_)
-      return unknown(e, fmt::format("{} when every lane that may execute it does, but which lanes execute it is not "
-                                    "modelled ({})", summary, P_.opaque(a_.active) ? P_.opaque_reason(a_.active)
-                                                                                  : "a divergent loop"));
+    if (!activity_known_) {
+      SymbolicProperty p = unknown(e, fmt::format("{} when every lane that may execute it does, but which lanes execute it is "
+                                                  "not modelled ({})", summary, P_.opaque(a_.active) ? P_.opaque_reason(a_.active)
+                                                                                                   : "a divergent loop"));
+      p.settled = true;
+      return p;
+    }
     if (auto approx = approximated_in(P_, vars_, ev)) return unknown(e, fmt::format("{} only with {}", summary, *approx));
     SymbolicProperty p;
     p.verdict = Verdict::Refuted;
@@ -1410,7 +1413,7 @@ SymbolicResult decide_symbolic_access(const SymbolicAccess& access, Engine engin
   r.bounds = d.decide_property(Property::Bounds);
   const auto& free_extents = access.free_extents;
   const bool free = std::any_of(free_extents.begin(), free_extents.end(), [](const auto& v) { return v.has_value(); });
-  if (!free) return r;
+  if (!free || access.launches_stated) return r;
   LaunchSearch search(access, engine, limits);
   for (auto [p, which] : {std::pair{&r.conflicts, Property::Conflicts}, std::pair{&r.alignment, Property::Alignment},
                           std::pair{&r.bounds, Property::Bounds}}) {

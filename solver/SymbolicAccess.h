@@ -47,6 +47,9 @@ struct SymbolicAccess {
   /// (ptx::LaunchVars): a refutation is searched for a launch condition under which it is proven,
   /// and its witness shows the warp as full as the launch allows.
   std::array<std::optional<term::VarId>, 3> free_extents;
+  /// The launches are stated (ptx::LaunchVars::stated): a refutation is one of those launches, an
+  /// ordinary error, and no launch condition is searched (one outside them would hold vacuously).
+  bool launches_stated = false;
 };
 
 /// A condition on the block's extents under which a property that some launches refute holds.

@@ -180,6 +180,44 @@ std::array<int64_t, 3> padded(const std::vector<annotate::Number>& e) {
   return d;
 }
 
+/// Whether some value of a `bits`-wide parameter satisfies every fact (each read as PtxEval reads
+/// it: signed comparisons at the parameter's width, `%` as srem), exactly: the facts bound an
+/// interval, and among |Ne|+1 consecutive multiples of the moduli's lcm inside it one is not
+/// excluded when any is. A moduli lcm past 2^62 is not searched (taken as satisfiable).
+bool satisfiable(const std::vector<ParamFact>& facts, int bits) {
+  using R = ParamFact::Relation;
+  __int128 lo = -(__int128{1} << (bits - 1)), hi = (__int128{1} << (bits - 1)) - 1, step = 1;
+  std::set<__int128> excluded;
+  for (const ParamFact& f : facts) {
+    const __int128 v = f.value;
+    switch (f.relation) {
+      case R::Eq: lo = std::max(lo, v), hi = std::min(hi, v); break;
+      case R::Ne: excluded.insert(v); break;
+      case R::Lt: hi = std::min(hi, v - 1); break;
+      case R::Le: hi = std::min(hi, v); break;
+      case R::Gt: lo = std::max(lo, v + 1); break;
+      case R::Ge: lo = std::max(lo, v); break;
+      case R::MultipleOf: {
+        if (v == 0) {  // x % 0 == x: the value is 0
+          lo = std::max<__int128>(lo, 0), hi = std::min<__int128>(hi, 0);
+          break;
+        }
+        const __int128 m = v < 0 ? -v : v;
+        __int128 a = step, b = m;
+        while (b != 0) a %= b, std::swap(a, b);
+        step = step / a * m;
+        if (step > (__int128{1} << 62)) return true;
+        break;
+      }
+    }
+  }
+  if (lo > hi) return false;
+  __int128 c = lo >= 0 ? (lo + step - 1) / step * step : -((-lo) / step * step);
+  for (size_t n = 0; n <= excluded.size() && c <= hi; ++n, c += step)
+    if (!excluded.count(c)) return true;
+  return false;
+}
+
 /// Where a kernel is defined in its source and what that file says of its launches.
 struct Definition {
   Sources::File* file = nullptr;
@@ -331,10 +369,23 @@ class LaunchResolver {
         l.dynamic_smem = d->dynamic_smem->value;
         if (std::string why = impossible_smem(f, *l.dynamic_smem); !why.empty()) problem(d->dynamic_smem->loc, why, f), ok = false;
       }
+      std::map<std::string, const annotate::LaunchParamFact*> first_fact;
       for (const annotate::LaunchParamFact& p : d->params) {
         auto fact = param_fact(f, def, p);
         if (!fact) ok = false;
-        else l.params.push_back(*fact);
+        else l.params.push_back(*fact), first_fact.emplace(fact->param, &p);
+      }
+      // Facts no value satisfies would leave no launch, and every access proven vacuously.
+      for (const auto& [name, at] : first_fact) {
+        std::vector<ParamFact> of_param;
+        for (const ParamFact& x : l.params)
+          if (x.param == name) of_param.push_back(x);
+        const auto param = std::find_if(f.params.begin(), f.params.end(), [&](const Param& q) { return q.name == name; });
+        if (param != f.params.end() && !satisfiable(of_param, param->type->bits)) {
+          problem(at->param.loc, fmt::format("no value of param {} satisfies every fact this launch states of it: it describes no "
+                                             "launch and is not used", at->param.text), f);
+          ok = false;
+        }
       }
       if (!ok) continue;
       out.push_back(std::move(l));
@@ -483,6 +534,34 @@ std::string inputs_key(const FrontEndInputs& inputs) {
       key += fmt::format("host {} {}:{} {} {} {} {}\n", h.kernel, h.file, h.line, h.block ? extents_text(*h.block) : "-",
                          h.grid ? extents_text(*h.grid) : "-", h.dynamic_smem ? std::to_string(*h.dynamic_smem) : "-",
                          h.not_constant);
+  return key;
+}
+
+std::string sources_key(const std::string& ptx_path, std::string_view ptx_text, const FrontEndInputs& inputs) {
+  // The `.file` directives, found by their lines alone: a key may name more files than the reader
+  // would accept, never fewer.
+  Module named;
+  size_t at = 0;
+  while (at < ptx_text.size()) {
+    size_t end = ptx_text.find('\n', at);
+    if (end == std::string_view::npos) end = ptx_text.size();
+    std::string_view line = ptx_text.substr(at, end - at);
+    at = end + 1;
+    const size_t start = line.find_first_not_of(" \t");
+    if (start == std::string_view::npos || line.substr(start, 5) != ".file") continue;
+    line.remove_prefix(start + 5);
+    const size_t open = line.find('"'), close = open == std::string_view::npos ? open : line.find('"', open + 1);
+    if (close == std::string_view::npos) continue;
+    const int number = std::atoi(std::string(line.substr(0, open)).c_str());
+    named.files[number] = std::string(line.substr(open + 1, close - open - 1));
+  }
+  Sources sources(named, ptx_path, inputs.extra_sources);
+  std::string key;
+  for (const auto& [number, path] : named.files) {
+    const Sources::File* f = sources.load(number);
+    key += fmt::format("file {} {}: {}\n", number, path, f ? std::to_string(f->text->text.size()) + " bytes " + f->text->name : "unread");
+    if (f) key += f->text->text;
+  }
   return key;
 }
 

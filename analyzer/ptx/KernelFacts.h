@@ -100,6 +100,10 @@ std::unique_ptr<CompiledModule> read_compiled_module(const std::string& path, st
 
 /// What else than the PTX text the front end's results depend on, as text: part of a cache key.
 std::string inputs_key(const FrontEndInputs& inputs);
+/// The source files the PTX at `ptx_path` names that the front end reads (their placement and their
+/// `launch` comments), each with its content or "unread" under the reading policy of this run (the
+/// working directory, the PTX's directory): the rest of a compiled module's cache key.
+std::string sources_key(const std::string& ptx_path, std::string_view ptx_text, const FrontEndInputs& inputs);
 
 /// `name` demangled (itself when it is not a mangled C++ name).
 std::string demangled(const std::string& name);

@@ -188,6 +188,7 @@ class KernelEval {
     const hw::LaunchLimits& L = opt_.arch->launch;
     auto it = opt_.launches.find(kernel_.name);
     if (it != opt_.launches.end() && !it->second.empty()) stated_ = &it->second;
+    out_.launch.stated = stated_ != nullptr;
     const auto& req = kernel_.reqntid;
     // A block the kernel requires (.reqntid), or the one block every stated launch gives.
     std::optional<std::array<int64_t, 3>> block = req;

@@ -60,6 +60,8 @@ struct KernelLaunch {
 struct LaunchVars {
   std::array<std::optional<term::VarId>, 3> ntid;  ///< %ntid.x/y/z when free
   bool one_dimensional = false;  ///< the kernel reads no %tid.y/z, %ntid.y/z: launched as a 1-D block
+  /// The domain is the launches stated for the kernel (EvalOptions::launches), not every legal one.
+  bool stated = false;
 };
 
 struct Site {

@@ -131,6 +131,35 @@ TEST_CASE("a cache entry copied over another file's entry is ignored: the file i
   CHECK(again == first);
 }
 
+TEST_CASE("a compiled kernel's cache entry is bound to the launch comments of the source it names", "[checker][ptx]") {
+  // The PTX does not change when its source appears beside it or only a comment of it changes
+  // (nvcc -lineinfo keeps the line numbers): the entry must miss when the source states a launch.
+  lp::test::TempTree t;
+  const std::string ptx = ".version 8.0\n.target sm_90\n.address_size 64\n.file 1 \"k.cu\"\n.visible .entry k()\n{\n"
+                          "  .reg .b32 %r<4>;\n  .shared .align 4 .b8 s[1024];\n  .loc 1 3 3\n  mov.u32 %r1, %tid.x;\n"
+                          "  shl.b32 %r2, %r1, 2;\n  mov.u32 %r3, s;\n  add.s32 %r3, %r3, %r2;\n  st.shared.u32 [%r3], %r1;\n"
+                          "  ret;\n}\n";
+  const auto source = [](int block) {
+    return "// layoutproof: launch block(" + std::to_string(block) + ")\nextern \"C\" __global__ void k() {\n"
+           "  __shared__ unsigned s[256];\n  s[threadIdx.x] = threadIdx.x;\n}\n";
+  };
+  t.write("src/k.ptx", ptx);
+  lp::rules::CheckOptions cached;
+  cached.jobs = 1;
+  cached.cache_dir = t.path("cache");
+  cached.cache_min_check_ms = 0;
+  const auto errors = [&] {
+    const lp::rules::CheckRun run = lp::rules::check_paths({t.path("src/k.ptx")}, cached);
+    return std::count_if(run.findings.begin(), run.findings.end(), [](const auto& f) { return f.rule_id == "LP002"; });
+  };
+  CHECK(errors() == 1);  // no source: any legal launch, a launch-dependent warning
+  t.write("src/k.cu", source(256));
+  CHECK(errors() == 0);
+  CHECK(errors() == 0);  // from the cache
+  t.write("src/k.cu", source(512));
+  CHECK(errors() == 1);  // s[threadIdx.x] leaves `s` in a block of 512
+}
+
 TEST_CASE("binary and empty files are handled", "[checker]") {
   lp::test::TempTree t;
   t.write("d/empty.cu", "");
