@@ -926,7 +926,10 @@ class Decider {
     // unknowns with many (the block's size in `t < ntid.x*ntid.y*ntid.z`) is deferred: the
     // configurations assume it holds, which for an instruction that never merges can only add
     // lanes, and so wavefronts (a proof covers every subset); a conflict found is realised with it
-    // holding at the lanes that show it.
+    // holding at the lanes that show it. For such an instruction a condition over unknowns the
+    // address does not have is deferred too: enumerating them (a block extent's 1024 values) would
+    // only split full warps into partial ones.
+    const bool mergeable = a_.instr && a_.instr->mergeable && a_.arch->load_merging;
     std::vector<TermId> evaluated_conds, deferred_conds;
     for (TermId c : lane_conds) {
       std::set<VarId> more;
@@ -942,7 +945,7 @@ class Decider {
         }
         extra *= d.count;
       }
-      if (few && points * extra <= kResidueLimit) {
+      if (few && points * extra <= kResidueLimit && (more.empty() || mergeable)) {
         small.insert(more.begin(), more.end());
         points *= extra;
         evaluated_conds.push_back(c);
@@ -950,7 +953,6 @@ class Decider {
         deferred_conds.push_back(c);
       }
     }
-    const bool mergeable = a_.instr && a_.instr->mergeable && a_.arch->load_merging;
     if (!deferred_conds.empty() && mergeable)
       return unknown(Engine::Enum, "which lanes execute this load depends on unknowns with many values, and whether it merges depends on them");
     std::vector<VarId> evars(small.begin(), small.end());

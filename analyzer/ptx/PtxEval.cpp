@@ -310,6 +310,17 @@ class KernelEval {
       }
     }
     if (auto rank = value("cluster_ctarank"), n = value("cluster_nctarank"); rank && n) a = P_.bit_and(a, P_.ult(*rank, *n));
+    // A cluster has at most max_cluster_ctas CTAs in all (the extents the kernel reads multiply to
+    // at most that), and, with all three read, its rank count is x*y*z. Each extent is at most
+    // that many, so the product cannot wrap in 32 bits.
+    if (const int64_t most = opt_.arch->launch.max_cluster_ctas; most > 0) {
+      TermId ctas = P_.constant(1, 32);
+      int read = 0;
+      for (const char d : {'x', 'y', 'z'})
+        if (auto n = value(fmt::format("cluster_nctaid.{}", d))) ctas = P_.mul(ctas, *n), ++read;
+      a = P_.bit_and(a, P_.ule(ctas, P_.constant(static_cast<uint64_t>(most), 32)));
+      if (auto n = value("cluster_nctarank"); n && read == 3) a = P_.bit_and(a, P_.eq(*n, ctas));
+    }
     if (!stated_) return a;
     TermId any = P_.boolean(false);
     for (const KernelLaunch& l : *stated_) {

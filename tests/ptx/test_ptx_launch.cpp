@@ -540,3 +540,27 @@ TEST_CASE("launch domain: run-time strides into dynamic shared memory are decide
   CHECK(decided == 12);
   CHECK(conflicts >= 2);
 }
+
+TEST_CASE("launch domain: a cluster has at most 16 CTAs in all, and its rank count is x*y*z", "[ptx][launch]") {
+  // Each %cluster_nctaid extent is at most 16 on its own; a launch's cluster has at most 16 CTAs in
+  // all (the CUDA C++ Programming Guide, thread block clusters: 16 with the non-portable size).
+  // s[x*y*z - 1] of 16 words and t[%cluster_nctarank - x*y*z] of one word stay inside for every
+  // legal cluster; extents taken one by one would put the first at word 4095.
+  const std::string ptx =
+      ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n  .reg .b32 %r<16>;\n"
+      "  .shared .align 4 .b8 s[64];\n  .shared .align 4 .b8 t[4];\n"
+      "  mov.u32 %r1, %cluster_nctaid.x;\n  mov.u32 %r2, %cluster_nctaid.y;\n  mov.u32 %r3, %cluster_nctaid.z;\n"
+      "  mul.lo.s32 %r4, %r1, %r2;\n  mul.lo.s32 %r4, %r4, %r3;\n  add.s32 %r5, %r4, -1;\n  shl.b32 %r6, %r5, 2;\n"
+      "  mov.u32 %r7, s;\n  add.s32 %r7, %r7, %r6;\n  st.shared.u32 [%r7], %r1;\n"
+      "  mov.u32 %r8, %cluster_nctarank;\n  sub.s32 %r9, %r8, %r4;\n  shl.b32 %r10, %r9, 2;\n"
+      "  mov.u32 %r11, t;\n  add.s32 %r11, %r11, %r10;\n  st.shared.u32 [%r11], %r1;\n  ret;\n}\n";
+  const auto m = lp::ptx::read_compiled_module("cluster.ptx", ptx, {});
+  REQUIRE(!m->read_error);
+  REQUIRE(m->kernels.size() == 1);
+  REQUIRE(m->kernels[0].accesses.size() == 2);
+  for (const auto& a : m->kernels[0].accesses) {
+    const lp::SymbolicResult r = lp::decide_symbolic_access(access_of(*m, m->kernels[0], a), lp::Engine::Auto, {});
+    INFO(a.what << ": " << r.bounds.reason);
+    CHECK(r.bounds.verdict == lp::Verdict::Proven);
+  }
+}
