@@ -469,7 +469,7 @@ class Decider {
   /// the free block extents drawn so that the block stays launchable and the warp inside it.
   /// Deterministic; only a confirmed refutation is kept.
   SymbolicProperty sampled_refutation(Property which) {
-    if (opaque_ || (which == Property::Conflicts && !a_.instr)) return unknown(Engine::Enum, "not sampled");
+    if (which == Property::Conflicts && !a_.instr) return unknown(Engine::Enum, "not sampled");
     std::mt19937_64 rng(static_cast<uint64_t>(a_.address) * 31 + static_cast<uint64_t>(which));
     const auto extent_axis = [&](VarId v) -> int {
       for (size_t d = 0; d < 3; ++d)
@@ -512,7 +512,18 @@ class Decider {
         const bool warp = P_.var(v).name == "warp";
         ev.set(v, draw(v, warp ? (threads + hw::kWarpLanes - 1) / hw::kWarpLanes - 1 : ~uint64_t{0}));
       }
-      if (!violation(which, ev)) continue;
+      const auto v = violation(which, ev);
+      if (!v) continue;
+      if (opaque_) {
+        // Values the model does not know (one value at every lane, which Z3's per-lane unknowns
+        // include) violate it: no engine can prove it, and such values are no witness.
+        SymbolicProperty p = unknown(Engine::Enum, fmt::format("{} for values the model does not know ({})", v->second,
+                                                               P_.opaque(a_.address) ? P_.opaque_reason(a_.address)
+                                                               : P_.opaque(a_.active) ? P_.opaque_reason(a_.active)
+                                                                                      : P_.opaque_reason(a_.extent)));
+        p.settled = true;
+        return p;
+      }
       SymbolicProperty p = confirm(which, Engine::Enum, ev);
       if (p.verdict == Verdict::Refuted || p.settled) return p;
     }

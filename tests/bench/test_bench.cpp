@@ -178,3 +178,36 @@ TEST_CASE("bench: summary statistics") {
   CHECK(s["max_ms"].get<double>() == Approx(10));
   CHECK(lp::bench::summary_stats({})["count"] == 0);
 }
+
+TEST_CASE("bench: a CUDA file is timed against nvcc, and one nvcc refuses is an error row", "[nvcc]") {
+  lp::test::TempTree tree;
+  tree.write("corpus/tiny.lp", kEntry);
+  tree.write("k.cu", "__global__ void k(float* out) {\n  __shared__ float s[64];\n  s[threadIdx.x] = out[threadIdx.x];\n"
+                     "  out[threadIdx.x] = s[63 - threadIdx.x];\n}\nvoid run(float* p) { k<<<1, 64>>>(p); }\n");
+  tree.write("broken.cu", "__global__ void k( {\n");
+  lp::bench::BenchOptions opt;
+  opt.paths = {tree.path("corpus")};
+  opt.synthetic_entries = 0;
+  opt.repeats = 1;
+  opt.max_tile = 0;
+  opt.engines = opt.limits = opt.parametric = false;
+  opt.jobs = 1;
+  opt.layoutproof = LAYOUTPROOF_BIN;
+  opt.cuda_paths = {tree.path("broken.cu"), tree.path("k.cu")};
+  const json r = lp::bench::run_bench(opt);
+  REQUIRE(r["cuda"].size() == 2);
+  INFO(r["cuda"].dump());
+  CHECK(r["cuda"][0].contains("error"));
+  CHECK_FALSE(r["cuda"][0].contains("nvcc_ms"));
+  if (r["cuda"][1].contains("error")) {
+    CHECK(r["cuda"][1]["error"] == "nvcc is not on PATH");
+    return;
+  }
+  // Launched with a block of 64: both accesses proven; its PTX alone, for any block, is not.
+  CHECK(r["cuda"][1]["nvcc_ms"].get<double>() > 0);
+  CHECK(r["cuda"][1].contains("analysis_ms"));
+  CHECK(r["cuda"][1]["as_launched"].get<std::string>().find("0 findings") == 0);
+  CHECK(r["cuda"][1]["ptx_alone"].get<std::string>().find("0 findings") != 0);
+  const std::string text = lp::bench::render_tables(r);
+  CHECK(text.find("CUDA (nvcc") != std::string::npos);
+}
