@@ -13,8 +13,9 @@ namespace lp::hw {
 
 /// What a launch may ask of one architecture: the CUDA C++ Programming Guide's table
 /// "Technical Specifications per Compute Capability" (the same numbers for compute capabilities
-/// 8.0 through 10.0), and the PTX ISA's cluster limits (section 11.4, `.reqnctapercluster`;
-/// 16 CTAs with the non-portable cluster size, which is the largest a launch can ask for).
+/// 8.0 through 10.0), and its section on thread block clusters (8 CTAs portably, 16 with the
+/// non-portable cluster size, which is the largest a launch can ask for; PTX ISA section 11.4
+/// gives the directives, `.reqnctapercluster`).
 /// Every launch the checker imagines lies inside these limits.
 struct LaunchLimits {
   int64_t max_threads_per_block = 1024;
