@@ -113,7 +113,11 @@ ptx::StatedLaunch stated_launch(std::string_view kernel, const toml::node& value
   try {
     return ptx::StatedLaunch{std::string(kernel), annotate::parse_launch_text(src)};
   } catch (const DiagnosticError& e) {
-    throw ConfigError(e.diagnostic().render());
+    // As every ConfigError reads, "FILE:LINE:COL: message" (the driver says "error:"), with the
+    // diagnostic's source line and caret after it.
+    std::string text = e.diagnostic().render();
+    if (const size_t at = text.find(": error: "); at != std::string::npos) text.erase(at, 7);
+    throw ConfigError(text);
   }
 }
 

@@ -180,16 +180,18 @@ std::array<int64_t, 3> padded(const std::vector<annotate::Number>& e) {
   return d;
 }
 
+__extension__ using Int128 = __int128;
+
 /// Whether some value of a `bits`-wide parameter satisfies every fact (each read as PtxEval reads
 /// it: signed comparisons at the parameter's width, `%` as srem), exactly: the facts bound an
 /// interval, and among |Ne|+1 consecutive multiples of the moduli's lcm inside it one is not
 /// excluded when any is. A moduli lcm past 2^62 is not searched (taken as satisfiable).
 bool satisfiable(const std::vector<ParamFact>& facts, int bits) {
   using R = ParamFact::Relation;
-  __int128 lo = -(__int128{1} << (bits - 1)), hi = (__int128{1} << (bits - 1)) - 1, step = 1;
-  std::set<__int128> excluded;
+  Int128 lo = -(Int128{1} << (bits - 1)), hi = (Int128{1} << (bits - 1)) - 1, step = 1;
+  std::set<Int128> excluded;
   for (const ParamFact& f : facts) {
-    const __int128 v = f.value;
+    const Int128 v = f.value;
     switch (f.relation) {
       case R::Eq: lo = std::max(lo, v), hi = std::min(hi, v); break;
       case R::Ne: excluded.insert(v); break;
@@ -199,20 +201,20 @@ bool satisfiable(const std::vector<ParamFact>& facts, int bits) {
       case R::Ge: lo = std::max(lo, v); break;
       case R::MultipleOf: {
         if (v == 0) {  // x % 0 == x: the value is 0
-          lo = std::max<__int128>(lo, 0), hi = std::min<__int128>(hi, 0);
+          lo = std::max<Int128>(lo, 0), hi = std::min<Int128>(hi, 0);
           break;
         }
-        const __int128 m = v < 0 ? -v : v;
-        __int128 a = step, b = m;
+        const Int128 m = v < 0 ? -v : v;
+        Int128 a = step, b = m;
         while (b != 0) a %= b, std::swap(a, b);
         step = step / a * m;
-        if (step > (__int128{1} << 62)) return true;
+        if (step > (Int128{1} << 62)) return true;
         break;
       }
     }
   }
   if (lo > hi) return false;
-  __int128 c = lo >= 0 ? (lo + step - 1) / step * step : -((-lo) / step * step);
+  Int128 c = lo >= 0 ? (lo + step - 1) / step * step : -((-lo) / step * step);
   for (size_t n = 0; n <= excluded.size() && c <= hi; ++n, c += step)
     if (!excluded.count(c)) return true;
   return false;

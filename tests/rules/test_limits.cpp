@@ -190,6 +190,19 @@ TEST_CASE("limits: [solver] memory-mb sets Z3's memory cap, out-of-range values 
   }
 }
 
+TEST_CASE("limits: a bad [ptx.launch] entry is located at its clause, as every configuration error", "[checker][limits]") {
+  try {
+    lp::rules::parse_config("[ptx.launch]\n\"fill\" = \"blok(64)\"\n", "c.toml");
+    FAIL("no ConfigError");
+  } catch (const lp::rules::ConfigError& e) {
+    const std::string what = e.what();
+    INFO(what);
+    CHECK(what.rfind("c.toml:2:11: expected a launch clause", 0) == 0);  // the driver adds "error:"
+    CHECK(what.find("error:") == std::string::npos);
+    CHECK(what.find("\nblok(64)\n^") != std::string::npos);
+  }
+}
+
 TEST_CASE("limits: a cache entry written by someone else cannot point outside the file", "[checker][limits][cache]") {
   lp::test::TempTree t;
   t.write("src/a.lp", kBug);
