@@ -56,6 +56,7 @@ class Sources {
     std::vector<size_t> line_starts;
     std::optional<std::vector<cuda::KernelDefinition>> kernels;
     std::optional<annotate::ParseResult> annotations;
+    bool unread_launches_reported = false;  ///< LaunchResolver::report_unread_launches
   };
 
   /// A location at FILE:LINE:COL of the user's source, when that file is readable.
@@ -271,6 +272,7 @@ class LaunchResolver {
     Sources::File* file = sources_.load(first->file);
     if (!file) return d;
     sources_.scanned(*file);
+    report_unread_launches(*file);
     const std::string base = cuda::split_kernel_name(name).base;
     const auto& defs = *file->kernels;
     for (const cuda::KernelDefinition& k : defs)
@@ -296,6 +298,26 @@ class LaunchResolver {
       }
     }
     return d;
+  }
+
+  /// A `launch` comment of the source that cannot be read states no launch: each is an LP014
+  /// error (with `check FILE.cu` it is LP000 too; with `--cuda` only the PTX is checked), once per file.
+  void report_unread_launches(Sources::File& file) {
+    if (file.unread_launches_reported) return;
+    file.unread_launches_reported = true;
+    for (const Diagnostic& d : file.annotations->diagnostics) {
+      if (d.severity != Severity::Error || !d.loc.source) continue;
+      const std::string& text = d.loc.source->text;
+      const size_t start = text.rfind('\n', d.loc.offset == 0 ? 0 : d.loc.offset - 1);
+      const size_t from = start == std::string::npos ? 0 : start + 1, to = text.find('\n', d.loc.offset);
+      const std::string line = text.substr(from, (to == std::string::npos ? text.size() : to) - from);
+      if (line.find("launch") == std::string::npos) continue;
+      LaunchProblem p;
+      p.loc = d.loc;
+      p.message = "this launch comment cannot be read, so it states no launch: " + d.message;
+      p.notes = d.notes;
+      out_.launch_problems.push_back(std::move(p));
+    }
   }
 
   void problem(SourceLoc loc, std::string message, const Function& f) {
