@@ -18,18 +18,6 @@ std::string location_text(const SourceLoc& loc) {
   return p.file + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
 }
 
-std::string source_line(const SourceLoc& loc) {
-  if (!loc.source) return {};
-  const std::string& t = loc.source->text;
-  size_t off = std::min(loc.offset, t.size());
-  size_t begin = off == 0 ? 0 : t.rfind('\n', off - 1);
-  begin = begin == std::string::npos || off == 0 ? 0 : begin + 1;
-  size_t end = t.find('\n', off);
-  if (end == std::string::npos) end = t.size();
-  if (end > begin && t[end - 1] == '\r') --end;
-  return t.substr(begin, end - begin);
-}
-
 namespace {
 
 template <class T, class Text>

@@ -22,9 +22,6 @@ Position position_of(const SourceLoc& loc);
 /// `file:line:column`, or "" without a location.
 std::string location_text(const SourceLoc& loc);
 
-/// The bytes of the source line `loc` sits on, without its line terminator ("" without a source).
-std::string source_line(const SourceLoc& loc);
-
 /// Findings (or obligations) ordered by file, line, column, rule, then message/description, so
 /// every format lists them identically whatever order the checker produced them in.
 std::vector<const Finding*> sorted_findings(const std::vector<Finding>& findings);

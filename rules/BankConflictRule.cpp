@@ -7,6 +7,7 @@
 #include "analyzer/support/Parallel.h"
 #include "hw/HwError.h"
 #include "rules/Rule.h"
+#include "rules/CompiledAccess.h"
 #include "rules/DeclaredAccess.h"
 #include "rules/RuleSupport.h"
 #include "solver/ParametricConflicts.h"
@@ -118,20 +119,7 @@ class BankConflictRule : public Rule {
   static Judged decide_access(const FileContext& ctx, const ptx::CompiledModule& m, const ptx::KernelFacts& k,
                               const ptx::AccessFact& a) {
     if (a.unknown) return Judged{std::nullopt, *a.unknown};
-    const ptx::Site& s = m.site(k, a);
-    SymbolicAccess acc;
-    acc.pool = &m.analysis.pool;
-    acc.address = s.address;
-    acc.active = s.active;
-    acc.active_exact = s.active_exact;
-    acc.instr = a.instr;
-    acc.bytes = s.bytes;
-    acc.address_lanes = a.instr ? hw::address_lane_count(*a.instr) : hw::kWarpLanes;
-    acc.arch = m.arch;
-    acc.base = s.symbol_base;
-    acc.extent = s.extent;
-    acc.free_extents = m.result(k).launch.ntid;
-    acc.launches_stated = m.result(k).launch.stated;
+    const SymbolicAccess acc = symbolic_access(m, k, a);
     try {
       return Judged{decide_symbolic_access(acc, ctx.config.engine, ctx.config.limits), ""};
     } catch (const hw::HwError& e) {

@@ -4,6 +4,18 @@
 
 namespace lp {
 
+std::string source_line(const SourceLoc& loc) {
+  if (!loc.source) return {};
+  const std::string& t = loc.source->text;
+  size_t off = std::min(loc.offset, t.size());
+  size_t begin = off == 0 ? 0 : t.rfind('\n', off - 1);
+  begin = begin == std::string::npos || off == 0 ? 0 : begin + 1;
+  size_t end = t.find('\n', off);
+  if (end == std::string::npos) end = t.size();
+  if (end > begin && t[end - 1] == '\r') --end;
+  return t.substr(begin, end - begin);
+}
+
 std::pair<size_t, size_t> line_col_of(const SourceText& src, size_t offset) {
   offset = std::min(offset, src.text.size());
   size_t line = src.line_base, col = src.col_base;

@@ -67,4 +67,7 @@ class DiagnosticError : public Error {
 /// Line and column of a byte offset (1-based), honouring the text's line/column base.
 std::pair<size_t, size_t> line_col_of(const SourceText& src, size_t offset);
 
+/// The bytes of the source line `loc` sits on, without its line terminator ("" without a source).
+std::string source_line(const SourceLoc& loc);
+
 }  // namespace lp

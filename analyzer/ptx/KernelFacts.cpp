@@ -306,12 +306,7 @@ class LaunchResolver {
     if (file.unread_launches_reported) return;
     file.unread_launches_reported = true;
     for (const Diagnostic& d : file.annotations->diagnostics) {
-      if (d.severity != Severity::Error || !d.loc.source) continue;
-      const std::string& text = d.loc.source->text;
-      const size_t start = text.rfind('\n', d.loc.offset == 0 ? 0 : d.loc.offset - 1);
-      const size_t from = start == std::string::npos ? 0 : start + 1, to = text.find('\n', d.loc.offset);
-      const std::string line = text.substr(from, (to == std::string::npos ? text.size() : to) - from);
-      if (line.find("launch") == std::string::npos) continue;
+      if (d.severity != Severity::Error || source_line(d.loc).find("launch") == std::string::npos) continue;
       LaunchProblem p;
       p.loc = d.loc;
       p.message = "this launch comment cannot be read, so it states no launch: " + d.message;

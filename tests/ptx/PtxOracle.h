@@ -7,10 +7,27 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "support/Files.h"
+
 namespace lp::test {
+
+/// The `// ORACLE tag` markers of a CUDA file: tag -> line.
+inline std::map<std::string, int> oracle_lines(const std::string& cu) {
+  std::map<std::string, int> out;
+  std::istringstream in(read_file(cu));
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    const size_t p = line.find("// ORACLE ");
+    if (p == std::string::npos) continue;
+    std::istringstream tags(line.substr(p + 10));
+    for (std::string tag; tags >> tag;) out[tag] = n;
+  }
+  return out;
+}
 
 /// Values of one sample: the lane, the warp, and the uniform unknowns by the start of their name
 /// ("n@" the loop's iteration, "stage@" the stage counter's index, a parameter's PTX name).

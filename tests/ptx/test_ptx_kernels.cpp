@@ -25,20 +25,6 @@ namespace {
 
 const std::string kDir = LP_SOURCE_DIR "/tests/data/ptx/";
 
-// `// ORACLE tag` markers of a CUDA file: tag -> line.
-std::map<std::string, int> oracle_lines(const std::string& cu) {
-  std::map<std::string, int> out;
-  std::istringstream in(lp::test::read_file(cu));
-  std::string line;
-  for (int n = 1; std::getline(in, line); ++n) {
-    const size_t p = line.find("// ORACLE ");
-    if (p == std::string::npos) continue;
-    std::istringstream tags(line.substr(p + 10));
-    for (std::string tag; tags >> tag;) out[tag] = n;
-  }
-  return out;
-}
-
 struct Checked {
   std::set<std::string> tags;  // tags whose accesses were found and checked
   int samples = 0;
@@ -131,7 +117,7 @@ void check_file(const std::string& ptx_path, const std::string& cu_path, const s
   const lp::ptx::Module m = lp::ptx::read_ptx(src);
   lp::ptx::Analysis a;
   lp::ptx::analyze(m, {}, a);
-  const auto lines = oracle_lines(cu_path);
+  const auto lines = lp::test::oracle_lines(cu_path);
   const lp::hw::Arch& arch = lp::hw::arch_by_name(arch_name);
   int cu_file = -1;
   for (const auto& [n, name] : m.files)

@@ -15,6 +15,8 @@
 #include "analyzer/annotate/Statement.h"
 #include "analyzer/ptx/KernelFacts.h"
 #include "hw/BankModel.h"
+#include "ptx/PtxOracle.h"
+#include "rules/CompiledAccess.h"
 #include "solver/SymbolicAccess.h"
 #include "support/Files.h"
 #include "support/Process.h"
@@ -107,20 +109,6 @@ Truth brute_force(const std::function<int64_t(const Thread&)>& offset, const std
   return truth;
 }
 
-// `// ORACLE tag` markers of a CUDA file: tag -> line.
-std::map<std::string, int> oracle_lines(const std::string& cu) {
-  std::map<std::string, int> out;
-  std::istringstream in(lp::test::read_file(cu));
-  std::string line;
-  for (int n = 1; std::getline(in, line); ++n) {
-    const size_t p = line.find("// ORACLE ");
-    if (p == std::string::npos) continue;
-    std::istringstream tags(line.substr(p + 10));
-    for (std::string tag; tags >> tag;) out[tag] = n;
-  }
-  return out;
-}
-
 lp::annotate::LaunchDecl launch_text(const std::string& text) {
   auto src = std::make_shared<lp::SourceText>();
   src->name = "test";
@@ -130,23 +118,6 @@ lp::annotate::LaunchDecl launch_text(const std::string& text) {
 
 std::unique_ptr<lp::ptx::CompiledModule> compiled(const std::string& ptx, const lp::ptx::FrontEndInputs& inputs) {
   return lp::ptx::read_compiled_module(ptx, lp::test::read_file(ptx), inputs);
-}
-
-lp::SymbolicAccess access_of(const lp::ptx::CompiledModule& m, const lp::ptx::KernelFacts& k, const lp::ptx::AccessFact& a) {
-  const lp::ptx::Site& s = m.site(k, a);
-  lp::SymbolicAccess acc;
-  acc.pool = &m.analysis.pool;
-  acc.address = s.address;
-  acc.active = s.active;
-  acc.active_exact = s.active_exact;
-  acc.instr = a.instr;
-  acc.bytes = s.bytes;
-  acc.address_lanes = a.instr ? lp::hw::address_lane_count(*a.instr) : 32;
-  acc.arch = m.arch;
-  acc.base = s.symbol_base;
-  acc.extent = s.extent;
-  acc.free_extents = m.result(k).launch.ntid;
-  return acc;
 }
 
 int source_line(const lp::ptx::CompiledModule& m, const lp::ptx::Site& s) {
@@ -198,7 +169,7 @@ TEST_CASE("launch domain: verdicts at the stated launches equal a brute force ov
   }
   const auto m = compiled(kDir + "launch_kernels.ptx", inputs);
   REQUIRE(!m->read_error);
-  const auto lines = oracle_lines(kDir + "launch_kernels.cu");
+  const auto lines = lp::test::oracle_lines(kDir + "launch_kernels.cu");
   const auto all = formulas();
   std::set<std::pair<const Formula*, int64_t>> seen;
   int decided = 0, conflicting = 0, outside = 0;
@@ -220,7 +191,7 @@ TEST_CASE("launch domain: verdicts at the stated launches equal a brute force ov
       }
       REQUIRE(match != nullptr);
       seen.insert({match, instance});
-      const lp::SymbolicResult r = lp::decide_symbolic_access(access_of(*m, k, a), lp::Engine::Auto, {});
+      const lp::SymbolicResult r = lp::decide_symbolic_access(lp::rules::symbolic_access(*m, k, a), lp::Engine::Auto, {});
       const int64_t extent = static_cast<int64_t>(*m->analysis.pool.const_value(s.extent));
       const Truth truth = brute_force([&](const Thread& t) { return match->offset(t, instance); }, match->block, *a.instr,
                                       s.bytes, extent);
@@ -261,7 +232,7 @@ TEST_CASE("launch domain: the weakest launch condition of each launch-dependent 
       REQUIRE(k.launch.find("any launch") != std::string::npos);
       for (const auto& a : k.accesses) {
         const auto& s = m->site(k, a);
-        const lp::SymbolicAccess acc = access_of(*m, k, a);
+        const lp::SymbolicAccess acc = lp::rules::symbolic_access(*m, k, a);
         const lp::SymbolicResult r = lp::decide_symbolic_access(acc, lp::Engine::Auto, {});
         const auto& P = m->analysis.pool;
         // The address of a lane of a warp at a block, the other unknowns (the buffer's base) 0.
@@ -443,7 +414,7 @@ TEST_CASE("launch domain: no witness of the general domain is a launch the hardw
       for (const auto& a : k.accesses) {
         lp::SolverLimits limits;
         limits.timeout_ms = 60000;
-        const lp::SymbolicResult r = lp::decide_symbolic_access(access_of(*m, k, a), lp::Engine::Auto, limits);
+        const lp::SymbolicResult r = lp::decide_symbolic_access(lp::rules::symbolic_access(*m, k, a), lp::Engine::Auto, limits);
         for (const lp::SymbolicProperty* p : {&r.conflicts, &r.alignment, &r.bounds}) {
           if (p->verdict != lp::Verdict::Refuted) continue;
           ++witnesses;
@@ -483,7 +454,7 @@ TEST_CASE("launch domain: run-time strides into dynamic shared memory are decide
       {"dos_store", [](uint32_t t, uint32_t stride, uint32_t offset) { return 4 * (offset + t * stride); }},
       {"dos_load", [](uint32_t t, uint32_t stride, uint32_t) { return 4 * ((t ^ stride) * 33); }},
   };
-  const auto lines = oracle_lines(kDir + "dynamic_stride.cu");
+  const auto lines = lp::test::oracle_lines(kDir + "dynamic_stride.cu");
   int decided = 0, conflicts = 0;
   for (const auto& k : m->kernels)
     for (const auto& a : k.accesses) {
@@ -495,7 +466,7 @@ TEST_CASE("launch domain: run-time strides into dynamic shared memory are decide
       INFO(tag);
       lp::SolverLimits limits;
       limits.timeout_ms = 60000;
-      const lp::SymbolicResult r = lp::decide_symbolic_access(access_of(*m, k, a), lp::Engine::Auto, limits);
+      const lp::SymbolicResult r = lp::decide_symbolic_access(lp::rules::symbolic_access(*m, k, a), lp::Engine::Auto, limits);
       for (const lp::SymbolicProperty* p : {&r.conflicts, &r.alignment, &r.bounds}) {
         INFO(p->reason);
         CHECK(p->verdict != lp::Verdict::Unknown);
@@ -559,7 +530,7 @@ TEST_CASE("launch domain: a cluster has at most 16 CTAs in all, and its rank cou
   REQUIRE(m->kernels.size() == 1);
   REQUIRE(m->kernels[0].accesses.size() == 2);
   for (const auto& a : m->kernels[0].accesses) {
-    const lp::SymbolicResult r = lp::decide_symbolic_access(access_of(*m, m->kernels[0], a), lp::Engine::Auto, {});
+    const lp::SymbolicResult r = lp::decide_symbolic_access(lp::rules::symbolic_access(*m, m->kernels[0], a), lp::Engine::Auto, {});
     INFO(a.what << ": " << r.bounds.reason);
     CHECK(r.bounds.verdict == lp::Verdict::Proven);
   }
