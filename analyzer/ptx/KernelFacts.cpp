@@ -395,7 +395,8 @@ class LaunchResolver {
         else l.params.push_back(*fact), first_fact.emplace(fact->param, &p);
       }
       // Facts no value satisfies would leave no launch, and every access proven vacuously.
-      for (const auto& [name, at] : first_fact) {
+      for (const auto& [param_name, at] : first_fact) {
+        const std::string& name = param_name;  // clang 14 cannot capture a structured binding
         std::vector<ParamFact> of_param;
         for (const ParamFact& x : l.params)
           if (x.param == name) of_param.push_back(x);
