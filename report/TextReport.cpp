@@ -33,7 +33,7 @@ std::string render_finding(const Finding& f) {
   d.rule_id = one_line(f.rule_id);
   d.message = f.kind == FindingKind::Unknown ? "unknown: " + one_line(f.message) : one_line(f.message);
   for (const Note& n : f.notes) d.notes.push_back({safe_loc(n.loc), one_line(n.message)});
-  if (f.kind == FindingKind::Unknown)
+  if (f.kind == FindingKind::Unknown && !f.data_dependent)  // those carry their own note (rules/Finding.h)
     d.notes.push_back({{}, "the solver could not decide this obligation: it is neither proven nor refuted; to decide it, "
                            "act on the reason above, raise the time limit (--timeout-ms, [solver] timeout-ms) or try "
                            "another engine (--engine enum|z3|f2)"});

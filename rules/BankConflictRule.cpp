@@ -133,6 +133,7 @@ class BankConflictRule : public Rule {
     auto unknown = [&](const std::string& reason) {
       rules::Finding f = unknown_finding(a.at.loc, a.what + " is conflict-free", reason);
       f.notes = a.at.notes;
+      if (!j.result && s.unknown_is_data) data_dependent(f);
       sink.obligation_at(a.at.loc, a.what + " is conflict-free, aligned and in bounds", false, 0);
       sink.report_at(a.at.loc, std::move(f));
     };
@@ -150,6 +151,20 @@ class BankConflictRule : public Rule {
                       r.bounds, sink);
     if (a.instr) compiled_conflict(m, k, a, *a.instr, r.conflicts, sink);
     else unknown(r.conflicts.reason);
+  }
+
+  // An unknown that loaded data alone explains (Finding::data_dependent): the access itself is
+  // modelled, but which lanes execute it depends on data the kernel loads (`if (in[i] > 0)`).
+  static bool activity_is_data(const ptx::CompiledModule& m, const ptx::KernelFacts& k, const ptx::AccessFact& a,
+                               const rules::Finding& f) {
+    const ptx::Site& s = m.site(k, a);
+    const term::TermPool& P = m.analysis.pool;
+    return !f.limited && s.active_exact && !P.opaque(s.address) && !P.opaque(s.extent) && P.only_loaded_data(s.active);
+  }
+  static void data_dependent(rules::Finding& f) {
+    f.data_dependent = true;
+    add_note(f, "it depends on data the kernel loads, which no model of the code decides; `[gate] data-dependent` in "
+                ".layoutproof.toml sets how such unknowns are reported, apart from other unknowns (docs/ptx.md)");
   }
 
   static std::string lanes_text(hw::LaneMask m) {
@@ -208,6 +223,7 @@ class BankConflictRule : public Rule {
     if (p.verdict == Verdict::Unknown) {
       rules::Finding f = unknown_finding(a.at.loc, holds, p);
       f.notes = a.at.notes;
+      if (activity_is_data(m, k, a, f)) data_dependent(f);
       sink.report_at(a.at.loc, std::move(f));
       return;
     }
@@ -231,6 +247,7 @@ class BankConflictRule : public Rule {
     if (p.verdict == Verdict::Unknown) {
       rules::Finding f = unknown_finding(a.at.loc, a.what + " is conflict-free", p);
       f.notes = a.at.notes;
+      if (activity_is_data(m, k, a, f)) data_dependent(f);
       sink.report_at(a.at.loc, std::move(f));
       return;
     }

@@ -138,6 +138,7 @@ Config parse_config(std::string text, const std::string& path) {
   auto where = [&](const toml::node& n, const std::string& key) {
     return fmt::format("{}:{}:{}: {}", path, n.source().begin.line, n.source().begin.column, key);
   };
+  bool data_dependent_given = false;  // else data-dependent unknowns follow `unknown`
   for (auto& [section, node] : t) {
     const std::string sec(section.str());
     const toml::table* tbl = node.as_table();
@@ -165,6 +166,10 @@ Config parse_config(std::string text, const std::string& path) {
         c.rule_severity[key] = severity_named(str(), where(v, "rules." + key));
       } else if (sec == "gate" && key == "unknown") {
         c.unknown_severity = severity_named(str(), where(v, "gate.unknown"));
+        if (!data_dependent_given) c.data_dependent_severity = c.unknown_severity;
+      } else if (sec == "gate" && key == "data-dependent") {
+        c.data_dependent_severity = severity_named(str(), where(v, "gate.data-dependent"));
+        data_dependent_given = true;
       } else if (sec == "gate" && key == "launch-dependent") {
         c.launch_dependent_severity = severity_named(str(), where(v, "gate.launch-dependent"));
       } else if (sec == "gate" && key == "launch-dependent-fails") {

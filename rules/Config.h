@@ -10,6 +10,8 @@
 //                                  # --memory-mb`) and Z3's cap; past it a proof is unknown
 //   [gate]
 //   unknown = "error"              # severity of undecided proofs; "off" ignores them
+//   data-dependent = "note"        # severity of unknowns whose access depends only on data the
+//                                  # kernel loads (default: as `unknown`)
 //   time-budget-s = 600            # the whole run (also `check --time-budget`); then unknowns
 //   launch-dependent = "warning"   # severity of verdicts that hold only for some launches
 //   launch-dependent-fails = false # whether those fail the gate
@@ -38,6 +40,9 @@ class ConfigError : public Error {
 struct Config {
   std::map<std::string, std::optional<Severity>> rule_severity;  ///< by id or name; nullopt = off
   std::optional<Severity> unknown_severity = Severity::Error;      ///< nullopt = unknowns ignored
+  /// Unknowns whose access depends only on loaded data (Finding::data_dependent); nullopt =
+  /// ignored. Unless configured, the same as unknown_severity.
+  std::optional<Severity> data_dependent_severity = Severity::Error;
   /// Findings that hold for some launches only (FindingKind::LaunchDependent): their severity
   /// (nullopt = not reported) and whether they fail the gate.
   std::optional<Severity> launch_dependent_severity = Severity::Warning;

@@ -116,6 +116,7 @@ ojson to_json(const Finding& f) {
   j["fingerprint"] = f.fingerprint;
   j["gates"] = f.gates;
   if (f.kind == FindingKind::Unknown) j["limited"] = f.limited;
+  if (f.kind == FindingKind::Unknown) j["dataDependent"] = f.data_dependent;
   return j;
 }
 
@@ -151,6 +152,10 @@ Finding finding_from_json(const json& j) {
   if (const json* l = member(j, "limited")) {
     if (!l->is_boolean()) throw FindingJsonError("limited must be true or false");
     f.limited = l->get<bool>();
+  }
+  if (const json* d = member(j, "dataDependent")) {
+    if (!d->is_boolean()) throw FindingJsonError("dataDependent must be true or false");
+    f.data_dependent = d->get<bool>();
   }
   return f;
 }

@@ -63,6 +63,10 @@ struct Finding {
   /// An unknown a time or memory limit left undecided (Outcome::limited): another run may decide
   /// it, so it is never cached. Other unknowns (a modelling gap) are the same every run.
   bool limited = false;
+  /// An unknown whose access depends only on data the kernel loads (a histogram's bin, a gather
+  /// through loaded indices): no model decides it, and `[gate] data-dependent` sets its severity
+  /// apart from other unknowns, so a project can accept this class explicitly.
+  bool data_dependent = false;
 };
 
 /// What a decided obligation rests on (`check --verbose`, `--show-proven`, the JSON report):

@@ -92,7 +92,8 @@ json to_json(const FileResult& r, const std::string& key, const std::shared_ptr<
     out["findings"].push_back({{"rule", f.rule_id}, {"severity", static_cast<int>(f.severity)}, {"kind", static_cast<int>(f.kind)},
                                {"loc", sources.loc(f.loc)}, {"message", f.message}, {"notes", notes},
                                {"counterexample", rules::to_json(f.counterexample)}, {"trace", trace},
-                               {"fingerprint", f.fingerprint}, {"gates", f.gates}, {"limited", f.limited}});
+                               {"fingerprint", f.fingerprint}, {"gates", f.gates}, {"limited", f.limited},
+                               {"data_dependent", f.data_dependent}});
   }
   for (const auto& o : r.obligations)
     out["obligations"].push_back({o.rule_id, sources.loc(o.loc), o.description, o.passed, o.time_ms, rules::to_json(o.proof)});
@@ -119,6 +120,7 @@ FileResult from_json(const json& j, const std::string& key, const std::shared_pt
     x.fingerprint = f.at("fingerprint");
     x.gates = f.at("gates");
     x.limited = f.at("limited");
+    x.data_dependent = f.at("data_dependent");
     r.findings.push_back(std::move(x));
   }
   for (const auto& o : j.at("obligations"))

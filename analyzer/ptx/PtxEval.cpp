@@ -144,7 +144,9 @@ class KernelEval {
     v.align_log2 = align_log2;
     v.over_approximated = approximated.has_value();
     v.reason = approximated.value_or("");
-    return P_.new_var(v);
+    const VarId id = P_.new_var(v);
+    unkeyed_uniforms_.insert(id);
+    return id;
   }
   VarId keyed_uniform(const std::string& key, const std::string& name, int width, uint64_t lo, uint64_t hi) {
     VarInfo v;
@@ -155,12 +157,13 @@ class KernelEval {
     v.hi = hi;
     return P_.keyed_var(out_.name + "|" + key, v);
   }
-  TermId opaque(const std::string& reason, int width) {
+  TermId opaque(const std::string& reason, int width, bool loaded_data = false) {
     VarInfo v;
     v.name = "?";
     v.kind = VarKind::Opaque;
     v.width = width;
     v.reason = reason;
+    v.loaded_data = loaded_data;
     return P_.var_term(P_.new_var(v));
   }
 
@@ -487,16 +490,18 @@ class KernelEval {
   }
 
   /// Sets every register of a destination to the same kind of unknown.
+  /// Sets every register of a destination to the same kind of unknown; `loaded_data`: a per-lane
+  /// value is data the kernel loads (term::VarInfo::loaded_data).
   void set_unknown(const Frame& fr, State& s, const Operand& o, bool uniform_value, const std::string& what,
-                   std::optional<TermId> guard) {
+                   std::optional<TermId> guard, bool loaded_data = false) {
     if (o.kind == Operand::Kind::Register) {
       const int w = reg_bits(fr, o.name);
-      const TermId v = uniform_value ? P_.var_term(uniform(what, w, 0, term::mask_of(w))) : opaque(what, w);
+      const TermId v = uniform_value ? P_.var_term(uniform(what, w, 0, term::mask_of(w))) : opaque(what, w, loaded_data);
       set_reg(fr, s, o.name, v, guard);
     }
-    for (const Operand& e : o.elems) set_unknown(fr, s, e, uniform_value, what, guard);
+    for (const Operand& e : o.elems) set_unknown(fr, s, e, uniform_value, what, guard, loaded_data);
     if (o.pair) {
-      const TermId v = uniform_value ? P_.var_term(uniform(what, 1, 0, 1)) : opaque(what, 1);
+      const TermId v = uniform_value ? P_.var_term(uniform(what, 1, 0, 1)) : opaque(what, 1, loaded_data);
       set_reg(fr, s, *o.pair, v, guard);
     }
   }
@@ -562,7 +567,10 @@ class KernelEval {
       site.symbol_base = bases[0];
       site.extent = sym->bytes ? P_.constant(static_cast<uint64_t>(*sym->bytes), 32) : dynamic_extent();
     }
-    if (!site.unknown && P_.opaque(site.address)) site.unknown = P_.opaque_reason(site.address);
+    if (!site.unknown && P_.opaque(site.address)) {
+      site.unknown = P_.opaque_reason(site.address);
+      site.unknown_is_data = P_.only_loaded_data(site.address);
+    }
     out_.sites.push_back(std::move(site));
   }
 
@@ -666,8 +674,10 @@ class KernelEval {
                                                                    static_cast<VarId>(P_.node(local_window_).value));
     const bool uniform_value = load && !atomic && space != Space::Local && !P_.lane_dependent(a) && !may_be_local;
     const std::string what = fmt::format("{} (line {})", ins.opcode, line_of(m_, ins.pos));
+    // A spilled register read back from local memory is the model's gap, not the kernel's data.
     set_unknown(fr, s, ins.operands[0], uniform_value,
-                uniform_value ? "value loaded by " + what : "the value loaded by " + what + " differs per lane", guard);
+                uniform_value ? "value loaded by " + what : "the value loaded by " + what + " differs per lane", guard,
+                space != Space::Local && !may_be_local);
   }
 
   void param_access(const Frame& fr, State& s, const Instruction& ins, std::optional<TermId> guard, bool load) {
@@ -1303,6 +1313,7 @@ class KernelEval {
     const Function& f = *fr.fn;
     const std::string where = fmt::format("line {}", line_of(m_, f.body[cfg.blocks[static_cast<size_t>(loop.header)].begin].pos));
     State E = merge(entries);
+    const VarId first_var = static_cast<VarId>(P_.var_count());
     const TermId n = P_.var_term(uniform("n@" + where, 32, 0, 0xffffffffu));
     std::map<int, TermId> model;
     TermId assumption = P_.boolean(true);
@@ -1332,7 +1343,8 @@ class KernelEval {
       } else {
         State back = merge(o.latches);
         std::vector<TermId> no_wrap;
-        classify(loop, E, back, probes, probe_reg, n, where, model, no_wrap);
+        uint64_t window = 0;
+        classify(loop, E, back, probes, probe_reg, n, where, model, no_wrap, window);
         // bc: the back edge is taken, in terms of the models; A(n) = n == 0 || bc(n - 1).
         std::unordered_map<VarId, TermId> to_model;
         for (auto& [r, x] : probes)
@@ -1342,6 +1354,13 @@ class KernelEval {
         const TermId prev = P_.substitute(bc, {{static_cast<VarId>(P_.node(n).value), P_.sub(n, P_.constant(1, 32))}});
         assumption = P_.bit_or(P_.eq(n, P_.constant(0, 32)), prev);
         for (TermId c : no_wrap) assumption = P_.bit_and(assumption, c);
+        // Iteration n is reached only when the back edge was taken at every earlier iteration, not
+        // only at n-1. A sequence that settles (a counter shifted to 0) makes bc(n-1) true again
+        // past the loop's end, so the earlier iterations while its values change are required too.
+        for (uint64_t k = 0; k < window; ++k)
+          assumption = P_.bit_and(assumption, P_.bit_or(P_.ule(n, P_.constant(k, 32)),
+                                                        P_.substitute(bc, {{static_cast<VarId>(P_.node(n).value),
+                                                                            P_.constant(k, 32)}})));
       }
     } else {
       for (int r : loop.carried)
@@ -1355,11 +1374,84 @@ class KernelEval {
     RegionOut o;
     run_region(id, H, o);
     exits = std::move(o.exits);
+    reconverge(loop, E, first_var, where, exits);
+  }
+
+  // Lanes that leave a loop at different iterations (a block-stride loop over a tile, a per-lane
+  // break) all arrive at its one exit, the loop assumed to terminate: there every lane that entered
+  // is active, exactly so when nothing in the loop ends a lane (ret, exit, trap, a call). A value
+  // the loop wrote is then the same for every lane only when it does not depend on the iteration;
+  // otherwise it is opaque. Without this, the code after the loop would see, for each iteration,
+  // only the lanes that leave at it.
+  void reconverge(const Loop& loop, const State& E, VarId first_var, const std::string& where,
+                  std::vector<std::pair<int, State>>& exits) {
+    if (exits.empty()) return;
+    const int target = exits[0].first;
+    for (const auto& [t, st] : exits)
+      if (t != target) return;
+    auto iteration_dependent = [&](TermId t) {
+      for (VarId v : P_.vars_of(t))
+        if (v >= first_var && unkeyed_uniforms_.count(v)) return true;
+      return false;
+    };
+    // Divergent when what decides a lane's exit, beyond the lanes that entered, depends on the
+    // lane and on the iteration.
+    std::set<TermId> entered;
+    conjuncts(E.reach, entered);
+    bool diverges = false;
+    for (const auto& [t, st] : exits) {
+      std::set<TermId> parts;
+      conjuncts(st.reach, parts);
+      for (TermId c : parts)
+        diverges = diverges || (!entered.count(c) && P_.lane_dependent(c) && iteration_dependent(c));
+    }
+    if (!diverges) return;
+    std::vector<State> states;
+    for (auto& [t, st] : exits) states.push_back(std::move(st));
+    State out = E;
+    out.params = merge(states).params;
+    out.exact = E.exact && !ends_lanes(loop);
+    const Cfg& cfg = *stack_.back().cfg;
+    for (int r : loop.carried) {
+      const TermId v = states[0].regs[static_cast<size_t>(r)];
+      bool same = true;
+      for (const State& st : states) same = same && st.regs[static_cast<size_t>(r)] == v;
+      if (same && (v == kUnset || !iteration_dependent(v))) out.regs[static_cast<size_t>(r)] = v;
+      else
+        out.regs[static_cast<size_t>(r)] =
+            opaque(fmt::format("a value of the loop at {}, which lanes leave at different iterations", where),
+                   cfg.reg_bits[static_cast<size_t>(r)]);
+    }
+    exits.clear();
+    exits.emplace_back(target, std::move(out));
+  }
+
+  void conjuncts(TermId t, std::set<TermId>& out) const {
+    const term::Node& n = P_.node(t);
+    if (n.op == term::Op::And && n.width == 1) {
+      conjuncts(n.a, out);
+      conjuncts(n.b, out);
+    } else {
+      out.insert(t);
+    }
+  }
+
+  // Whether an instruction of the loop may end a lane or leave it elsewhere than at the loop's exit.
+  bool ends_lanes(const Loop& loop) const {
+    const Frame& fr = stack_.back();
+    for (int b : loop.blocks_rpo) {
+      const Block& blk = fr.cfg->blocks[static_cast<size_t>(b)];
+      for (size_t i = blk.begin; i < blk.end; ++i) {
+        const std::string& op = fr.fn->body[i].parts[0];
+        if (op == "ret" || op == "exit" || op == "trap" || op == "call") return true;
+      }
+    }
+    return false;
   }
 
   void classify(const Loop& loop, const State& E, const State& back, const std::map<int, TermId>& probes,
                 const std::unordered_map<VarId, int>& probe_reg, TermId n, const std::string& where,
-                std::map<int, TermId>& model, std::vector<TermId>& no_wrap) {
+                std::map<int, TermId>& model, std::vector<TermId>& no_wrap, uint64_t& window) {
     const Frame& fr = stack_.back();
     std::vector<int> pending;
     for (int r : loop.carried) {
@@ -1389,6 +1481,16 @@ class KernelEval {
           const TermId exact = P_.add(P_.sext(e, 64), P_.mul(P_.sext(step, 64), P_.zext(n, 64)));
           no_wrap.push_back(P_.eq(exact, P_.sext(model[r], 64)));
         }
+        continue;
+      }
+      if (const auto g = geometric(x, e, u, n)) {
+        model[r] = g->first;
+        window = std::max(window, g->second);
+        continue;
+      }
+      if (const auto seq = settling_sequence(x, e, u, n, probe_reg)) {
+        model[r] = seq->first;
+        window = std::max(window, seq->second);
         continue;
       }
       model[r] = kUnset;
@@ -1454,6 +1556,19 @@ class KernelEval {
         for (auto& [q, xq] : probes)
           if (q != r && model[q] != kUnset) others[static_cast<VarId>(P_.node(xq).value)] = model[q];
         const TermId u = back.regs[static_cast<size_t>(r)];
+        // Recomputed every iteration from other registers the model knows (a byte offset the
+        // compiler derives from a halving counter): iteration n's value is the update applied to
+        // their values at iteration n-1. Exact.
+        if (derived_from(u, x, others, probe_reg)) {
+          const TermId prev = P_.sub(n, P_.constant(1, 32));
+          std::unordered_map<VarId, TermId> at_prev;
+          for (auto& [v, m] : others) at_prev[v] = P_.substitute(m, {{static_cast<VarId>(P_.node(n).value), prev}});
+          const TermId next = P_.substitute(u, at_prev);
+          model[r] = e == kUnset ? next : P_.ite(P_.eq(n, P_.constant(0, 32)), e, next);
+          it = pending.erase(it);
+          progress = true;
+          continue;
+        }
         const TermId step = P_.substitute(P_.sub(u, x), others);
         if (e != kUnset && !P_.has_probe(step) && !P_.lane_dependent(step)) {
           const int k = P_.trailing_zeros(step);
@@ -1476,6 +1591,71 @@ class KernelEval {
                         fr.cfg->reg_bits[static_cast<size_t>(r)]);
   }
 
+  // x' = x << c, x * 2^c, x >> c (logical or arithmetic) for a constant c: the register at
+  // iteration n is its entry shifted by n*c. The amount is clamped at the width, past which every
+  // shift gives the same value, so n*c cannot wrap. Exact. Also the iterations after which the
+  // value no longer changes.
+  std::optional<std::pair<TermId, uint64_t>> geometric(TermId x, TermId e, TermId u, TermId n) {
+    const int w = P_.width(x);
+    const term::Node& un = P_.node(u);
+    auto amount = [&](uint64_t c) {
+      const TermId wc = P_.constant(static_cast<uint64_t>(w), 32);
+      const TermId clamped = P_.ite(P_.ult(n, wc), n, wc);
+      return P_.resize(P_.mul(clamped, P_.constant(c, 32)), w);
+    };
+    auto settled_after = [&](uint64_t c) { return (static_cast<uint64_t>(w) + c - 1) / c + 1; };
+    if ((un.op == term::Op::LShr || un.op == term::Op::AShr) && un.a == x && P_.is_const(un.b)) {
+      const uint64_t c = P_.node(un.b).value;
+      return std::pair{un.op == term::Op::LShr ? P_.lshr(e, amount(c)) : P_.ashr(e, amount(c)), settled_after(c)};
+    }
+    const term::TermPool::Sum sum = P_.sum_of(u);
+    if (sum.constant == 0 && sum.atoms.size() == 1 && sum.atoms[0].first == x) {
+      const uint64_t coef = sum.atoms[0].second & term::mask_of(w);
+      if (coef > 1 && (coef & (coef - 1)) == 0) {
+        const auto c = static_cast<uint64_t>(__builtin_ctzll(coef));
+        return std::pair{P_.shl(e, amount(c)), settled_after(c)};
+      }
+    }
+    return std::nullopt;
+  }
+
+  // Any other update of a register by itself and loop-invariant values whose sequence from the
+  // entry value settles (v_{k+1} = v_k: a halving counter rounded toward zero, a mask filled
+  // bit by bit) within kMaxSettle iterations: the value at iteration n is v_min(n, k). Exact.
+  // Also the iterations after which the value no longer changes.
+  std::optional<std::pair<TermId, uint64_t>> settling_sequence(TermId x, TermId e, TermId u, TermId n,
+                                                              const std::unordered_map<VarId, int>& probe_reg) {
+    for (VarId v : P_.vars_of(u))
+      if (probe_reg.count(v) && P_.var_term(v) != x) return std::nullopt;
+    const VarId xv = static_cast<VarId>(P_.node(x).value);
+    std::vector<TermId> seq{e};
+    while (seq.size() <= kMaxSettle) {
+      const TermId next = P_.substitute(u, {{xv, seq.back()}});
+      if (next == seq.back()) {
+        TermId v = seq.back();
+        for (size_t k = seq.size() - 1; k-- > 0;) v = P_.ite(P_.eq(n, P_.constant(k, 32)), seq[k], v);
+        return std::pair{v, static_cast<uint64_t>(seq.size())};
+      }
+      seq.push_back(next);
+    }
+    return std::nullopt;
+  }
+
+  // Whether `u` reads no probe but those of other registers, each with a model in `others`.
+  bool derived_from(TermId u, TermId x, const std::unordered_map<VarId, TermId>& others,
+                    const std::unordered_map<VarId, int>& probe_reg) const {
+    bool any = false;
+    for (VarId v : P_.vars_of(u)) {
+      if (!probe_reg.count(v)) continue;
+      if (P_.var_term(v) == x || !others.count(v)) return false;
+      any = true;
+    }
+    return any;
+  }
+
+  /// Iterations a settling sequence is followed for: a shift by one bit of a 64-bit register settles within 65.
+  static constexpr size_t kMaxSettle = 65;
+
   const Module& m_;
   const Function& kernel_;
   bool standalone_;
@@ -1486,6 +1666,7 @@ class KernelEval {
   std::deque<Frame> stack_;  // a deque: frames stay put while calls push more
   std::vector<State> returns_;
   std::map<VarId, const SharedSymbol*> symbols_;
+  std::set<VarId> unkeyed_uniforms_;  ///< uniforms made fresh at each evaluation (a loop's iteration, a loaded value)
   int probing_ = 0, probe_depth_ = 0;
   size_t steps_ = 0;
   TermId warp_ = 0, thread_exists_ = 0, launch_ok_ = 0, shared_window_ = 0, local_window_ = 0;

@@ -73,6 +73,9 @@ struct Site {
   term::TermId active = 0;   ///< width 1: whether the lane executes the instruction
   bool active_exact = true;  ///< false inside a divergent loop (activity over-approximated)
   std::optional<std::string> unknown;  ///< why the access cannot be modelled at all
+  /// `unknown` because the address depends on data the kernel loads, and on nothing else the
+  /// model lacks (term::VarInfo::loaded_data).
+  bool unknown_is_data = false;
   std::string note;          ///< extra information (cp.async's source size, ...)
   std::optional<std::string> symbol;   ///< the shared symbol addressed, when exactly one
   std::optional<int64_t> symbol_bytes; ///< its size; nullopt for dynamic shared memory

@@ -681,6 +681,13 @@ std::vector<VarId> TermPool::vars_of(TermId t) const {
   return {out.begin(), out.end()};
 }
 
+bool TermPool::only_loaded_data(TermId t) const {
+  if (!opaque(t)) return false;
+  for (VarId v : vars_of(t))
+    if (vars_[v].kind == VarKind::Opaque && !vars_[v].loaded_data) return false;
+  return true;
+}
+
 std::string TermPool::opaque_reason(TermId t) const {
   if (!opaque(t)) return {};
   for (VarId v : vars_of(t))

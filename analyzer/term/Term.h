@@ -52,6 +52,9 @@ struct VarInfo {
   /// value's congruence class, a special register whose values PTX does not state): a
   /// counterexample at such a value may not be reachable.
   bool over_approximated = false;
+  /// Opaque: a value the kernel loads from memory (or an atomic returns), different per lane: data,
+  /// not a gap of the model; an access that depends on it is unknown for that reason alone.
+  bool loaded_data = false;
 };
 
 /// The values a uniform variable may take: lo..hi whose low align_log2 bits are zero.
@@ -153,6 +156,8 @@ class TermPool {
   std::vector<VarId> vars_of(TermId t) const;
   /// The reason of the first opaque variable under `t` (empty when none).
   std::string opaque_reason(TermId t) const;
+  /// Whether `t` depends on opaque variables and every one of them is loaded data.
+  bool only_loaded_data(TermId t) const;
   /// `t` as a sum: sum of coefficient * atom, plus a constant (atoms are the non-sum terms).
   struct Sum {
     std::vector<std::pair<TermId, uint64_t>> atoms;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -41,6 +42,42 @@ struct OracleEnv {
     return 0;
   }
   int tid() const { return warp * 32 + lane; }
+  /// The iteration of the i-th loop (in the order of the PTX) among those the access depends on.
+  int64_t iteration(size_t i) const {
+    std::map<int, int64_t> by_line;
+    for (const auto& [name, v] : uniforms)
+      if (name.rfind("n@line ", 0) == 0) by_line[std::stoi(name.substr(7))] = v;
+    auto it = by_line.begin();
+    for (size_t k = 0; k < i && it != by_line.end(); ++k) ++it;
+    return it == by_line.end() ? 0 : it->second;
+  }
+};
+
+/// The loops of smem_kernels.cu run from the source: the counter at iteration n, or nullopt when
+/// the loop does not run an n-th iteration; and the iteration the loop leaves at (none when it
+/// does not run at all).
+struct SourceLoop {
+  std::function<int64_t(const OracleEnv&)> first;
+  std::function<int64_t(int64_t)> next;
+  std::function<bool(const OracleEnv&, int64_t)> runs;
+  std::optional<int64_t> at(const OracleEnv& e, int64_t n) const {
+    int64_t v = first(e);
+    for (int64_t k = 0;; ++k) {
+      if (!runs(e, v)) return std::nullopt;
+      if (k == n) return v;
+      v = next(v);
+    }
+  }
+  std::optional<int64_t> last(const OracleEnv& e) const {
+    std::optional<int64_t> l;
+    for (int64_t k = 0; at(e, k); ++k) l = k;
+    return l;
+  }
+  /// Code after the loop, reached with the loop's iteration count at n.
+  bool after(const OracleEnv& e, int64_t n) const {
+    const auto l = last(e);
+    return !l || *l == n;
+  }
 };
 
 struct OracleAccess {
@@ -51,6 +88,36 @@ struct OracleAccess {
   std::function<bool(const OracleEnv&)> active = [](const OracleEnv&) { return true; };
   bool unknown = false;  ///< the bank model does not cover it: recovered, but reported unknown
 };
+
+// for (unsigned h = blockDim.x / 2; h > 0; h >>= 1) (and the signed h /= 2 of `quartering`)
+inline SourceLoop halving_loop() {
+  return {[](const OracleEnv& e) { return e.threads / 2; }, [](int64_t h) { return h / 2; }, [](const OracleEnv&, int64_t h) { return h > 0; }};
+}
+// for (unsigned d = 1; d < blockDim.x; d *= 2)
+inline SourceLoop doubling_loop() {
+  return {[](const OracleEnv&) { return int64_t{1}; }, [](int64_t d) { return (2 * d) & 0xffffffff; },
+          [](const OracleEnv& e, int64_t d) { return d < e.threads; }};
+}
+// for (int stride = n >> 2; stride > 0; stride >>= 2), n the kernel's parameter
+inline SourceLoop radix4_loop() {
+  return {[](const OracleEnv& e) { return e.get("_Z10quarteringPfi_param_1") >> 2; }, [](int64_t s) { return s >> 2; },
+          [](const OracleEnv&, int64_t s) { return s > 0; }};
+}
+// for (size = 2; size < 256; size <<= 1) for (stride = size / 2; stride > 0; stride >>= 1)
+inline std::optional<int64_t> bitonic_stride(const OracleEnv& e) {
+  const SourceLoop sizes{[](const OracleEnv&) { return int64_t{2}; }, [](int64_t s) { return 2 * s; },
+                         [](const OracleEnv&, int64_t s) { return s < 256; }};
+  const auto size = sizes.at(e, e.iteration(0));
+  if (!size) return std::nullopt;
+  const SourceLoop strides{[&](const OracleEnv&) { return *size / 2; }, [](int64_t s) { return s / 2; },
+                           [](const OracleEnv&, int64_t s) { return s > 0; }};
+  return strides.at(e, e.iteration(1));
+}
+inline bool bitonic_runs(const OracleEnv& e) { return bitonic_stride(e).has_value(); }
+inline int64_t bitonic_pos(const OracleEnv& e) {
+  const int64_t stride = bitonic_stride(e).value_or(1);
+  return 2 * e.tid() - (e.tid() & (stride - 1));
+}
 
 inline std::vector<OracleAccess> smem_kernel_oracle() {
   using E = const OracleEnv&;
@@ -96,6 +163,41 @@ inline std::vector<OracleAccess> smem_kernel_oracle() {
       {"atomics", "atomic_clear", "st.shared.b32", [](E e) { return 4 * e.tid(); }, [](E e) { return e.tid() < 64; }},
       {"atomics", "atomic_add", "", [](E e) { return 4 * (e.tid() & 63); }},
       {"atomics", "atomic_read", "ld.shared.b32", [](E e) { return 4 * (e.tid() & 63); }},
+      // The loops' counters, iteration by iteration (see SourceLoop).
+      {"halving", "halving_fill", "st.shared.b32", [](E e) { return 4 * e.tid(); }},
+      {"halving", "halving_near", "ld.shared.b32", [](E e) { return 4 * e.tid(); },
+       [](E e) { auto h = halving_loop().at(e, e.iteration(0)); return h && e.tid() < *h; }},
+      {"halving", "halving_far", "ld.shared.b32", [](E e) { return 4 * (e.tid() + halving_loop().at(e, e.iteration(0)).value_or(0)); },
+       [](E e) { auto h = halving_loop().at(e, e.iteration(0)); return h && e.tid() < *h; }},
+      {"halving", "halving_store", "st.shared.b32", [](E e) { return 4 * e.tid(); },
+       [](E e) { auto h = halving_loop().at(e, e.iteration(0)); return h && e.tid() < *h; }},
+      {"halving", "halving_result", "ld.shared.b32", [](E) { return 0; },
+       [](E e) { return e.tid() == 0 && halving_loop().after(e, e.iteration(0)); }},
+      {"doubling", "doubling_fill", "st.shared.b32", [](E e) { return 4 * e.tid(); }},
+      {"doubling", "doubling_near", "ld.shared.b32", [](E e) { return 4 * 2 * doubling_loop().at(e, e.iteration(0)).value_or(0) * e.tid(); },
+       [](E e) { auto d = doubling_loop().at(e, e.iteration(0)); return d && 2 * *d * e.tid() < e.threads; }},
+      {"doubling", "doubling_far", "ld.shared.b32",
+       [](E e) { const int64_t d = doubling_loop().at(e, e.iteration(0)).value_or(0); return 4 * (2 * d * e.tid() + d); },
+       [](E e) { auto d = doubling_loop().at(e, e.iteration(0)); return d && 2 * *d * e.tid() < e.threads; }},
+      {"doubling", "doubling_store", "st.shared.b32", [](E e) { return 4 * 2 * doubling_loop().at(e, e.iteration(0)).value_or(0) * e.tid(); },
+       [](E e) { auto d = doubling_loop().at(e, e.iteration(0)); return d && 2 * *d * e.tid() < e.threads; }},
+      {"doubling", "doubling_result", "ld.shared.b32", [](E) { return 0; },
+       [](E e) { return e.tid() == 0 && doubling_loop().after(e, e.iteration(0)); }},
+      {"quartering", "signed_halving", "st.shared.b32", [](E e) { return 4 * (e.tid() ^ halving_loop().at(e, e.iteration(0)).value_or(0)); },
+       [](E e) { return halving_loop().at(e, e.iteration(0)).has_value(); }},
+      {"quartering", "radix4", "ld.shared.b32",
+       [](E e) {
+         const int64_t stride = radix4_loop().at(e, e.iteration(1)).value_or(1), lo = e.tid() & (stride - 1);
+         return 4 * ((((e.tid() - lo) << 2) + lo) & 511);
+       },
+       [](E e) { return halving_loop().after(e, e.iteration(0)) && radix4_loop().at(e, e.iteration(1)).has_value(); }},
+      {"bitonic", "bitonic_fill", "st.shared.b32", [](E e) { return 4 * e.tid(); }},
+      {"bitonic", "bitonic_near", "ld.shared.b32", [](E e) { return 4 * bitonic_pos(e); }, bitonic_runs},
+      {"bitonic", "bitonic_far", "ld.shared.b32", [](E e) { return 4 * (bitonic_pos(e) + bitonic_stride(e).value_or(0)); }, bitonic_runs},
+      {"bitonic", "bitonic_store", "st.shared.b32", [](E e) { return 4 * bitonic_pos(e); }, bitonic_runs},
+      // Every lane, whichever iteration it left the block-stride loop at.
+      {"after_divergent", "reconverged", "st.shared.b32", [](E e) { return 4 * ((e.lane & 1) * 32 + (e.lane >> 1) + 64 * e.warp); }},
+      {"after_divergent", "reconverged_read", "ld.shared.b32", [](E e) { return 4 * e.tid(); }},
       {"store_matrices", "stsm_plain", "stmatrix.x4", [](E e) { return (e.lane % 8) * 128 + (e.lane / 8) * 16; }},
       {"store_matrices", "stsm_swizzled", "stmatrix.x4", [](E e) { return (e.lane % 8) * 128 + (((e.lane / 8) ^ (e.lane % 8)) * 16); }},
       {"store_matrices", "stsm_read", "ld.shared.u16", [](E e) { return 2 * e.tid(); }},

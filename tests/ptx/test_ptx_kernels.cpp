@@ -39,8 +39,8 @@ std::vector<std::vector<uint64_t>> sample_values(const TermPool& P, const std::v
     if (info.name == "warp") vals = {0, 1, 2, 3};
     else if (info.name == "ntid.x") vals = {info.hi, 32, 48, 1};  // whole and partial warps, one thread
     else if (info.name.rfind("stage@", 0) == 0) for (uint64_t k = info.lo; k <= info.hi; ++k) vals.push_back(k);
-    else if (info.name.rfind("n@", 0) == 0) vals = {0, 1, 2};
-    else if (info.name.find("_param_") != std::string::npos) vals = {0, 1, 3};
+    else if (info.name.rfind("n@", 0) == 0) for (uint64_t k = 0; k <= 8; ++k) vals.push_back(k);  // every iteration of the loops at 128 threads
+    else if (info.name.find("_param_") != std::string::npos) vals = {0, 1, 3, 64, 1000};
     else if (info.align_log2 > 0 && info.hi > 1024) vals = {0, uint64_t{1} << std::min(info.align_log2, 10)};  // a symbol's base
     else vals = {info.lo, std::min(info.hi, info.lo + 1)};
     out.push_back(vals);

@@ -180,6 +180,20 @@ TEST_CASE("limits: time-budget-s in the config and --time-budget on the command 
   CHECK(bad.exit_code == 2);
 }
 
+TEST_CASE("config: [gate] data-dependent sets the severity of data-dependent unknowns, else it follows unknown", "[checker]") {
+  using lp::Severity;
+  const auto parse = [](const std::string& text) { return lp::rules::parse_config(text, "c.toml"); };
+  CHECK(parse("").data_dependent_severity == Severity::Error);
+  CHECK(parse("[gate]\ndata-dependent = \"note\"\n").data_dependent_severity == Severity::Note);
+  CHECK(parse("[gate]\ndata-dependent = \"note\"\n").unknown_severity == Severity::Error);
+  CHECK(parse("[gate]\nunknown = \"warning\"\n").data_dependent_severity == Severity::Warning);
+  CHECK_FALSE(parse("[gate]\nunknown = \"off\"\n").data_dependent_severity.has_value());
+  // Whichever order the keys come in, the explicit setting wins.
+  CHECK(parse("[gate]\ndata-dependent = \"note\"\nunknown = \"warning\"\n").data_dependent_severity == Severity::Note);
+  CHECK(parse("[gate]\nunknown = \"off\"\ndata-dependent = \"error\"\n").data_dependent_severity == Severity::Error);
+  CHECK_THROWS_WITH(parse("[gate]\ndata-dependent = \"fatal\"\n"), Catch::StartsWith("c.toml:2:18: gate.data-dependent"));
+}
+
 TEST_CASE("limits: [solver] memory-mb sets Z3's memory cap, out-of-range values are configuration errors",
           "[checker][limits]") {
   CHECK(lp::rules::parse_config("[solver]\nmemory-mb = 512\n", "c.toml").limits.memory_mb == 512);

@@ -147,3 +147,72 @@ __global__ void __launch_bounds__(128) atomics(int* out, const int* in) {
   __syncthreads();
   out[threadIdx.x] = hist[threadIdx.x & 63];                // ORACLE atomic_read
 }
+
+// Loops whose counter halves, doubles or shrinks by 4 (tree reductions, butterflies); the oracle
+// runs each loop from the source, iteration by iteration.
+__global__ void __launch_bounds__(128) halving(float* out, const float* in) {
+  __shared__ float s[128];
+  s[threadIdx.x] = in[threadIdx.x];                         // ORACLE halving_fill
+  __syncthreads();
+#pragma unroll 1
+  for (unsigned h = blockDim.x / 2; h > 0; h >>= 1) {
+    if (threadIdx.x < h) s[threadIdx.x] += s[threadIdx.x + h];  // ORACLE halving_near halving_far halving_store
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = s[0];             // ORACLE halving_result
+}
+
+// Interleaved addressing: the doubling counter multiplies the thread's index (bank conflicts).
+__global__ void __launch_bounds__(128) doubling(float* out, const float* in) {
+  __shared__ float s[128];
+  s[threadIdx.x] = in[threadIdx.x];                         // ORACLE doubling_fill
+  __syncthreads();
+#pragma unroll 1
+  for (unsigned d = 1; d < blockDim.x; d *= 2) {
+    const unsigned i = 2 * d * threadIdx.x;
+    if (i < blockDim.x) s[i] += s[i + d];                   // ORACLE doubling_near doubling_far doubling_store
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = s[0];             // ORACLE doubling_result
+}
+
+// A signed counter divided by 2 (shr.u32, add, shr.s32 in PTX) and a radix-4 stride from a parameter.
+__global__ void __launch_bounds__(128) quartering(float* out, int n) {
+  __shared__ float s[512];
+#pragma unroll 1
+  for (int h = blockDim.x / 2; h > 0; h /= 2) {
+    s[threadIdx.x ^ h] = 1.0f;                              // ORACLE signed_halving
+    __syncthreads();
+  }
+#pragma unroll 1
+  for (int stride = n >> 2; stride > 0; stride >>= 2) {
+    const int lo = threadIdx.x & (stride - 1);
+    out[threadIdx.x] += s[(((threadIdx.x - lo) << 2) + lo) & 511];  // ORACLE radix4
+    __syncthreads();
+  }
+}
+
+// Nested loops of a bitonic sorting network: size doubles, stride halves from size / 2.
+__global__ void __launch_bounds__(128) bitonic(unsigned* out) {
+  __shared__ unsigned key[256];
+  key[threadIdx.x] = out[threadIdx.x];                      // ORACLE bitonic_fill
+#pragma unroll 1
+  for (unsigned size = 2; size < 256; size <<= 1) {
+#pragma unroll 1
+    for (unsigned stride = size / 2; stride > 0; stride >>= 1) {
+      __syncthreads();
+      const unsigned pos = 2 * threadIdx.x - (threadIdx.x & (stride - 1));
+      key[pos] += key[pos + stride];                        // ORACLE bitonic_near bitonic_far bitonic_store
+    }
+  }
+}
+
+// A block-stride loop, which lanes leave at different iterations, then an access by every lane.
+__global__ void __launch_bounds__(128) after_divergent(float* out, int n) {
+  __shared__ float s[256];
+#pragma unroll 1
+  for (int i = threadIdx.x; i < n; i += blockDim.x) out[i] = 0.0f;
+  s[(LANE & 1) * 32 + (LANE >> 1) + 64 * WARP] = 1.0f;     // ORACLE reconverged
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x];                        // ORACLE reconverged_read
+}
