@@ -352,6 +352,8 @@ class KernelEval {
       return -1;
     };
     const hw::LaunchLimits& L = opt_.arch->launch;
+    // The fourth element of a .v4 special register is unused and reads 0 (PTX ISA, chapter 10).
+    if (name.size() > 2 && name.compare(name.size() - 2, 2, ".w") == 0) return P_.constant(0, 32);
     if (int k = comp("%tid"); k >= 0) return tid_[static_cast<size_t>(k)];
     if (int k = comp("%ntid"); k >= 0) return ntid_[static_cast<size_t>(k)];
     if (int k = comp("%ctaid"); k >= 0)
@@ -1078,22 +1080,32 @@ class KernelEval {
       record(s, ins, SiteKind::AsyncCopy, "", 0, dst, guard, std::string("cp.async's copy size is not 4, 8 or 16"));
       return;
     }
-    // A source size (or an ignore-src predicate) makes ptxas emit LDGSTS...ZFILL. Measured on an
-    // H100 (docs/ptx.md): with one source size for the whole warp, 0 or the copy size, it costs
-    // what the plain copy costs; with sizes that differ between lanes it costs more wavefronts
-    // than ideal without any bank conflict. Only the warp-uniform 0-or-full form is modelled.
+    // A source size or an ignore-src predicate zero-fills the bytes not copied. Measured (docs/ptx.md,
+    // tests/data/sm90_cp_async_zfill*.tsv): one source size for the whole warp, 0 or the copy size,
+    // costs what the plain copy costs; so does a .ca copy whose lanes each copy all of their bytes or
+    // none (a per-lane 0-or-full size, the ignore-src predicate), which ptxas emits as LDGSTS with an
+    // ignore predicate and whose zero-filled lanes write shared memory as the others do. A .cg copy
+    // with such a mask was measured both at and above the plain copy's cost, and sizes strictly
+    // between 0 and the copy size (LDGSTS...ZFILL) above it: those are not modelled.
     std::optional<std::string> zero_fill;
+    const bool cache_all = ins.parts[2] == "ca";
     if (ins.operands.size() >= 4 && ins.operands[3].kind != Operand::Kind::Address) {
       const bool predicate = ins.operands[3].kind == Operand::Kind::Register && reg_bits(fr, ins.operands[3].name) == 1;
       const TermId src_size = get(fr, s, ins.operands[3], predicate ? 1 : 32);
-      auto zero_or_full = [&](TermId t) { return P_.const_value(t) == 0u || P_.const_value(t) == *bytes; };
+      // 0 or the copy size (a power of two) for every value: a multiple of it no larger than it.
+      auto zero_or_full = [&](TermId t) {
+        return P_.max_value(t) <= *bytes && P_.trailing_zeros(t) >= __builtin_ctzll(*bytes);
+      };
       const term::Node n = P_.node(src_size);
-      const bool modelled = !predicate && !P_.lane_dependent(src_size) &&
-                            (zero_or_full(src_size) || (n.op == term::Op::Ite && zero_or_full(n.b) && zero_or_full(n.c)));
-      if (!modelled)
-        zero_fill = predicate ? "cp.async with an ignore-src predicate zero-fills (LDGSTS.ZFILL); its cost is not modelled"
-                              : "cp.async with a source size that may differ between lanes or lie between 0 and the copy size "
-                                "zero-fills part of the copy (LDGSTS.ZFILL), measured to cost more wavefronts than ideal";
+      const bool all_or_none =
+          predicate || zero_or_full(src_size) || (n.op == term::Op::Ite && zero_or_full(n.b) && zero_or_full(n.c));
+      const bool per_lane = P_.lane_dependent(src_size);
+      if (!all_or_none)
+        zero_fill = "cp.async with a source size that may lie strictly between 0 and the copy size zero-fills part of a "
+                    "lane's bytes (LDGSTS...ZFILL), measured to cost more wavefronts than the plain copy; not modelled";
+      else if (per_lane && !cache_all)
+        zero_fill = "a 16-byte cp.async.cg whose lanes copy or zero-fill by a per-lane mask was measured both at and "
+                    "above the plain copy's cost (tests/data/sm90_cp_async_zfill*.tsv); not modelled";
     }
     // The cache qualifier is part of the instruction: .ca and .cg write shared memory differently
     // (hw/SmemInstr.h); .cg exists for 16-byte copies only.

@@ -56,13 +56,28 @@ bool special_register(const std::string& name) {
       "%clock_hi", "%clock64", "%globaltimer", "%globaltimer_lo", "%globaltimer_hi", "%total_smem_size",
       "%aggr_smem_size", "%dynamic_smem_size", "%current_graph_exec", "%reserved_smem_offset_begin",
       "%reserved_smem_offset_end", "%reserved_smem_offset_cap", "%reserved_smem_offset_0", "%reserved_smem_offset_1"};
+  // The .v4 registers, read by component; the fourth, `.w`, is unused and reads 0.
+  static const std::set<std::string> kVector = {"%tid", "%ntid", "%ctaid", "%nctaid", "%clusterid", "%nclusterid",
+                                                "%cluster_ctaid", "%cluster_nctaid"};
   const size_t dot = name.find('.');
   const std::string base = name.substr(0, dot);
-  if (base.rfind("%envreg", 0) == 0 || base.rfind("%pm", 0) == 0) return true;
+  // %envreg0..%envreg31, %pm0..%pm7 and %pm0_64..%pm7_64.
+  auto numbered = [&](const std::string& prefix, int count, const std::string& suffix) {
+    if (base.size() <= prefix.size() + suffix.size() || base.rfind(prefix, 0) != 0 ||
+        base.compare(base.size() - suffix.size(), suffix.size(), suffix) != 0)
+      return false;
+    const std::string digits = base.substr(prefix.size(), base.size() - prefix.size() - suffix.size());
+    if (digits.size() > 2 || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+        (digits.size() == 2 && digits[0] == '0'))
+      return false;
+    return std::stoi(digits) < count;
+  };
+  if (dot == std::string::npos && (numbered("%envreg", 32, "") || numbered("%pm", 8, "") || numbered("%pm", 8, "_64")))
+    return true;
   if (!kBase.count(base)) return false;
   if (dot == std::string::npos) return true;
   const std::string comp = name.substr(dot + 1);
-  return comp == "x" || comp == "y" || comp == "z";
+  return kVector.count(base) && (comp == "x" || comp == "y" || comp == "z" || comp == "w");
 }
 
 class Reader {

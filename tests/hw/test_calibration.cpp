@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "hw/AsyncCopy.h"
@@ -234,4 +235,68 @@ TEST_CASE("every measured partial warp is reproduced exactly", "[hw][calibration
   }
   CHECK(rows == 29);
   CHECK(merged >= 8);  // the partial-warp merges the table was measured for
+}
+
+// Zero-filling cp.async on an H200 (Nsight Compute 2025.3.1's per-instruction source counters):
+// tests/data/sm90_cp_async_zfill.tsv, one row per form of scripts/gpu/zfill_probe.cu (4 warps,
+// lane t writes dst_stride * t), and tests/data/sm90_cp_async_zfill_masks.tsv, one row per launch of
+// scripts/gpu/zfill_masks.cu (a 16-byte copy whose source size is 16 or 0 by a mask bit per lane).
+// A .ca copy whose lanes each copy all of their bytes or none (a per-lane mask, the ignore-src
+// predicate) costs exactly what the plain copy of the same destinations costs: the zero-filled lanes
+// write shared memory as the others do. That is the model (docs/ptx.md); .cg copies with such
+// masks cost more than the plain copy in one probe and the same in the other, so they are not.
+namespace {
+
+std::vector<std::map<std::string, std::string>> read_tsv(const std::string& path) {
+  std::ifstream in(path);
+  REQUIRE(in.good());
+  std::string line;
+  std::getline(in, line);
+  const auto names = split(line, '\t');
+  std::vector<std::map<std::string, std::string>> rows;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    const auto cols = split(line, '\t');
+    REQUIRE(cols.size() == names.size());
+    std::map<std::string, std::string> row;
+    for (size_t k = 0; k < cols.size(); ++k) row[names[k]] = cols[k];
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+// Wavefronts per warp the model gives the plain copy of `bytes` to lane t at stride * t.
+int64_t plain_copy_wavefronts(int bytes, int64_t stride) {
+  std::vector<int64_t> addresses;
+  for (int t = 0; t < lp::hw::kWarpLanes; ++t) addresses.push_back(stride * t);
+  const auto& instr = lp::hw::smem_instr("cp.async.ca." + std::to_string(bytes));
+  return lp::hw::smem_access_cost(lp::hw::arch_by_name("sm_90"), instr, addresses).wavefronts;
+}
+
+}  // namespace
+
+TEST_CASE("a .ca cp.async that copies all or none of each lane's bytes costs the plain copy's wavefronts (H200)",
+          "[hw][calibration]") {
+  const std::set<std::string> all_or_none = {"Plain", "Full", "Zero", "ColMask", "RowMask", "Alternate", "Scatter", "Ignore"};
+  int checked = 0;
+  for (const auto& r : read_tsv(LP_CP_ASYNC_ZFILL_TSV)) {
+    if (r.at("cache") != "ca" || !all_or_none.count(r.at("source_size"))) continue;
+    INFO(r.at("bytes") << " " << r.at("source_size") << " stride " << r.at("dst_stride"));
+    CHECK(std::stoll(r.at("wavefronts")) == 4 * plain_copy_wavefronts(std::stoi(r.at("bytes")), std::stoll(r.at("dst_stride"))));
+    ++checked;
+  }
+  for (const auto& r : read_tsv(LP_CP_ASYNC_ZFILL_MASKS_TSV)) {
+    if (r.at("cache") != "ca") continue;
+    INFO("mask " << r.at("mask") << " stride " << r.at("dst_stride") << " warps " << r.at("warps"));
+    CHECK(std::stoll(r.at("wavefronts")) == std::stoll(r.at("warps")) * plain_copy_wavefronts(16, std::stoll(r.at("dst_stride"))));
+    ++checked;
+  }
+  CHECK(checked == 11 + 136);
+  // The .cg rows that keep these masks from the model: the same mask costs more than the plain copy
+  // in the form probe (ColMask: 32 wavefronts where the plain copy takes 16).
+  bool cg_above_plain = false;
+  for (const auto& r : read_tsv(LP_CP_ASYNC_ZFILL_TSV))
+    if (r.at("cache") == "cg" && r.at("source_size") == "ColMask" && r.at("dst_stride") == "16")
+      cg_above_plain = std::stoll(r.at("wavefronts")) > 16;
+  CHECK(cg_above_plain);
 }

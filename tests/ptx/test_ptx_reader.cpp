@@ -2,6 +2,7 @@
 // column, what was expected), never a crash, a hang or a partial module; limits hold.
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <string>
 
 #include "analyzer/ptx/PtxEval.h"
@@ -104,4 +105,49 @@ TEST_CASE("ptx evaluator: a call cycle and an indirect branch leave the kernel u
   REQUIRE(c.kernels.size() == 1);
   REQUIRE(c.kernels[0].issues.size() == 1);
   CHECK(c.kernels[0].issues[0].message.find("an indirect branch (brx.idx)") != std::string::npos);
+}
+
+TEST_CASE("ptx reader: every special register and predefined identifier of the ISA is read, nothing else", "[ptx]") {
+  std::ifstream in(LP_SOURCE_DIR "/tests/data/ptx/isa_special_registers.txt");
+  REQUIRE(in.good());
+  int names = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    const std::string name = line.substr(0, line.find(' ')), type = line.substr(line.find(' ') + 1);
+    const std::string dst = type == "pred" ? "%p1" : type == "u64" ? "%rd1" : "%r1";
+    const std::string text = kHead + ".visible .entry k()\n{\n.reg .pred %p<2>;\n.reg .b32 %r<2>;\n.reg .b64 %rd<2>;\nmov." +
+                             type + " " + dst + ", " + name + ";\nret;\n}\n";
+    INFO(name);
+    CHECK(error_of(text) == "no error");
+    auto src = std::make_shared<lp::SourceText>();
+    src->name = "t.ptx";
+    src->text = text;
+    lp::ptx::Analysis a;
+    lp::ptx::analyze(lp::ptx::read_ptx(src), {}, a);
+    REQUIRE(a.kernels.size() == 1);
+    CHECK(a.kernels[0].issues.empty());
+    ++names;
+  }
+  CHECK(names == 110);
+  // Names PTX does not define stay undeclared identifiers.
+  for (const char* bad : {"%envreg32", "%pm8", "%pm8_64", "%pm01", "%tid.q", "%laneid.x", "%smid.w", "%WARP_SZ", "%envreg"}) {
+    INFO(bad);
+    const std::string text = kHead + ".visible .entry k()\n{\n.reg .b32 %r<2>;\nmov.u32 %r1, " + bad + ";\nret;\n}\n";
+    CHECK(error_of(text).find("undeclared") != std::string::npos);
+  }
+}
+
+TEST_CASE("ptx evaluator: the unused fourth element of a vector special register reads 0, WARP_SZ 32", "[ptx]") {
+  const std::string text = kHead +
+                           ".visible .entry k()\n{\n.reg .b32 %r<6>;\n.shared .align 4 .b8 s[1024];\n"
+                           "mov.u32 %r1, %tid.w;\nmov.u32 %r2, %ntid.w;\nadd.s32 %r3, %r1, %r2;\nmov.u32 %r4, WARP_SZ;\n"
+                           "add.s32 %r5, %r3, %r4;\nst.shared.u32 [%r5], %r1;\nret;\n}\n";
+  auto src = std::make_shared<lp::SourceText>();
+  src->name = "t.ptx";
+  src->text = text;
+  lp::ptx::Analysis a;
+  lp::ptx::analyze(lp::ptx::read_ptx(src), {}, a);
+  REQUIRE(a.kernels.size() == 1);
+  REQUIRE(a.kernels[0].sites.size() == 1);
+  CHECK(a.pool.const_value(a.kernels[0].sites[0].address) == 32u);
 }
