@@ -8,12 +8,13 @@
 #include <cstdio>
 #include <cuda_runtime.h>
 
-__global__ void __launch_bounds__(128) masked_copy(float* out, const float4* in, unsigned mask, int stride, int cache_global) {
+template <bool CacheGlobal>
+__global__ void __launch_bounds__(128) masked_copy(float* out, const float4* in, unsigned mask, int stride) {
   __shared__ __align__(128) unsigned char s[128 * 32];
   const unsigned t = threadIdx.x;
   const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(s)) + t * stride;
   const unsigned size = (mask >> (t & 31)) & 1 ? 16 : 0;
-  if (cache_global) asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(in + t), "r"(size));
+  if (CacheGlobal) asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(in + t), "r"(size));
   else asm volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(in + t), "r"(size));
   asm volatile("cp.async.wait_all;\n" ::);
   __syncthreads();
@@ -52,7 +53,8 @@ int main() {
       for (int stride : {16, 32})
         for (int i = 0; i < n; ++i) {
           if ((stride == 32 || warps == 4) && i >= 24) break;  // the structured masks only
-          masked_copy<<<1, 32 * warps>>>(out, in, masks[i], stride, cg);
+          if (cg) masked_copy<true><<<1, 32 * warps>>>(out, in, masks[i], stride);
+          else masked_copy<false><<<1, 32 * warps>>>(out, in, masks[i], stride);
           if (cudaDeviceSynchronize() != cudaSuccess) return 1;
           std::printf("launch %d %08x %d %s %d\n", launch++, masks[i], stride, cg ? "cg" : "ca", warps);
         }
