@@ -486,7 +486,7 @@ class Decider {
       switch (rng() % 5) {
         case 0: x = d.first; break;
         case 1: x = d.first + (rng() % std::min<uint64_t>(span, 64)) * d.step; break;
-        case 2: x = uint64_t{1} << (rng() % 64); break;
+        case 2: x = uint64_t{1} << (rng() % static_cast<uint64_t>(P_.var(v).width)); break;  // sizes, strides, masks
         case 3: x = hi; break;
         default: x = d.first + (span == 0 ? rng() : rng() % span) * d.step; break;
       }

@@ -74,12 +74,42 @@ def main() -> None:
 SHARED_OPS = {"ttg.local_load": (0, "result"), "ttg.local_store": (1, 0), "ttg.async_copy_global_to_local": (1, 0)}
 
 
+# Ops whose result is the same in every element when their operands are: a mask built from them
+# is one predicate for the whole warp (the pipeliner's "this stage runs"), not a per-lane mask.
+UNIFORM_SOURCES = {"tt.splat", "arith.constant"}
+UNIFORM_WHEN_OPERANDS_ARE = {"arith.andi", "arith.ori", "arith.xori", "arith.cmpi", "arith.select", "tt.broadcast",
+                             "ttg.convert_layout"}
+
+
 def shared_memory_ops(ir, builder, ctx, path):
     module = ir.parse_mlir_module(path, ctx)
     found = []
+    defined = {}  # value id -> (defining op's name, its operands' ids)
+
+    def define(op):
+        operands = [op.get_operand(k).id() for k in range(op.get_num_operands())]
+        for k in range(op.get_num_results()):
+            defined[op.get_result(k).id()] = (op.get_name(), operands)
+
+    def uniform(value_id, depth=0):
+        # A block argument (a loop-carried mask) has no defining op here: taken as per lane.
+        if value_id not in defined or depth > 64:
+            return False
+        name, operands = defined[value_id]
+        if name in UNIFORM_SOURCES:
+            return True
+        return name in UNIFORM_WHEN_OPERANDS_ARE and all(uniform(o, depth + 1) for o in operands)
+
+    module.walk(define)
 
     def visit(op):
         name = op.get_name()
+        if name == "ttg.convert_layout":  # through shared memory or not, the backend decides: listed
+            tensor = op.get_result(0)
+            found.append({"op": name, "reg": repr(builder.get_gluon_layout_from_tensor(op.get_operand(0))),
+                          "smem": repr(builder.get_gluon_layout_from_tensor(tensor)),
+                          "shape": list(tensor.get_shape()), "type": str(tensor.get_type()), "masked": False})
+            return
         if name not in SHARED_OPS:
             return
         memdesc_at, tensor_at = SHARED_OPS[name]
@@ -87,7 +117,11 @@ def shared_memory_ops(ir, builder, ctx, path):
         memdesc = op.get_operand(memdesc_at)
         found.append({"op": name, "reg": repr(builder.get_gluon_layout_from_tensor(tensor)),
                       "smem": repr(builder.get_gluon_layout_from_memdesc(memdesc)), "shape": list(tensor.get_shape()),
-                      "type": str(tensor.get_type())})
+                      "type": str(tensor.get_type()),
+                      # source, destination, then the optional mask and other value; a mask that is
+                      # one predicate for the whole warp zero-fills all lanes or none
+                      "masked": name == "ttg.async_copy_global_to_local" and op.get_num_operands() > 2
+                      and not uniform(op.get_operand(2).id())})
 
     module.walk(visit)
     return found
