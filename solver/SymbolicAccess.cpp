@@ -1240,6 +1240,11 @@ class Decider {
       s.add(pair_conflict(T, ctx));
       return decide();
     }
+    // Whether a load merges depends on exactly which lanes run it (a part of the warp whose
+    // partners are inactive merges vacuously, and is judged as one phase): with the activity
+    // over-approximated, a proof for the modelled lanes says nothing of the lanes that really run.
+    if (!activity_known_)
+      return unknown(Engine::Z3, "which lanes execute this load is not modelled, and whether it merges depends on them");
     const z3::expr unmerged = conflict_in(T, ctx, false);
     // hw::loads_merge: every active lane whose partner is active reads the partner's address.
     z3::expr merges = ctx.bool_val(false);
@@ -1251,8 +1256,7 @@ class Decider {
       merges = merges || partners;
     }
     const z3::expr merged = merges && conflict_in(T, ctx, true);
-    // With over-approximated activity the real warp may be a part that does not merge.
-    s.add(activity_known_ ? ((!merges && unmerged) || merged) : (unmerged || merged));
+    s.add((!merges && unmerged) || merged);
     return decide();
   }
 

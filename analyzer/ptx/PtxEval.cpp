@@ -1329,6 +1329,7 @@ class KernelEval {
     const TermId n = P_.var_term(uniform("n@" + where, 32, 0, 0xffffffffu));
     std::map<int, TermId> model;
     TermId assumption = P_.boolean(true);
+    bool monotone = false;  // the assumption is exactly "iteration n is reached", lane by lane
     if (probe_depth_ < opt_.max_probe_depth) {
       State probe = E;
       probe.reach = P_.boolean(true);  // the back edge's condition relative to the loop's entry
@@ -1365,6 +1366,7 @@ class KernelEval {
         if (P_.has_probe(bc)) bc = opaque("the loop's exit condition at " + where + " is not modelled", 1);
         const TermId prev = P_.substitute(bc, {{static_cast<VarId>(P_.node(n).value), P_.sub(n, P_.constant(1, 32))}});
         assumption = P_.bit_or(P_.eq(n, P_.constant(0, 32)), prev);
+        monotone = monotone_exit(bc, n, no_wrap);
         for (TermId c : no_wrap) assumption = P_.bit_and(assumption, c);
         // Iteration n is reached only when the back edge was taken at every earlier iteration, not
         // only at n-1. A sequence that settles (a counter shifted to 0) makes bc(n-1) true again
@@ -1382,11 +1384,56 @@ class KernelEval {
     State H = E;
     for (int r : loop.carried) H.regs[static_cast<size_t>(r)] = model[r];
     H.reach = P_.bit_and(E.reach, assumption);
-    H.exact = E.exact && !P_.lane_dependent(assumption);
+    H.exact = E.exact && (monotone || !P_.lane_dependent(assumption));
     RegionOut o;
     run_region(id, H, o);
     exits = std::move(o.exits);
     reconverge(loop, E, first_var, where, exits);
+  }
+
+  // Whether the back edge's condition bc(n-1) implies it at every earlier iteration, so that
+  // n == 0 || bc(n-1) is exactly "iteration n is reached" even when it differs between lanes: bc
+  // compares a counter that grows by a positive lane-uniform step each iteration with a bound the
+  // loop does not change (`for (i = threadIdx.x; i < n; i += blockDim.x)`: counter < bound or
+  // counter <= bound), and the counter does not wrap up to iteration n-1 (added to `no_wrap`: the
+  // assumption every 32-bit counter has, docs/ptx.md). Its values then increase, and a bound it has
+  // not reached at n-1 it had not reached before.
+  bool monotone_exit(TermId bc, TermId n, std::vector<TermId>& no_wrap) {
+    const VarId nv = static_cast<VarId>(P_.node(n).value);
+    auto depends_on_n = [&](TermId t) {
+      const std::vector<VarId> vs = P_.vars_of(t);
+      return std::find(vs.begin(), vs.end(), nv) != vs.end();
+    };
+    const term::Node& top = P_.node(bc);
+    const bool at_most = top.op == term::Op::Not;  // !(bound < counter): counter <= bound
+    const term::Node& cmp = P_.node(at_most ? top.a : bc);
+    if (cmp.op != term::Op::Slt && cmp.op != term::Op::Ult) return false;
+    const bool is_signed = cmp.op == term::Op::Slt;
+    const TermId counter = at_most ? cmp.b : cmp.a, bound = at_most ? cmp.a : cmp.b;
+    const int w = P_.width(counter);
+    if (w > 32 || depends_on_n(bound) || !depends_on_n(counter) || P_.opaque(counter) || P_.opaque(bound)) return false;
+    // counter = first + n * step: one term of its sum holds n, as n or as n times an n-free factor.
+    const TermId nw = P_.resize(n, w);
+    std::optional<TermId> step;
+    for (const auto& [atom, coef] : P_.sum_of(counter).atoms) {
+      if (!depends_on_n(atom)) continue;
+      const term::Node& m = P_.node(atom);
+      std::optional<TermId> factor;
+      if (atom == nw) factor = P_.constant(1, w);
+      else if (m.op == term::Op::Mul && m.a == nw && !depends_on_n(m.b)) factor = m.b;
+      else if (m.op == term::Op::Mul && m.b == nw && !depends_on_n(m.a)) factor = m.a;
+      if (!factor || step) return false;
+      step = P_.mul(*factor, P_.constant(coef, w));
+    }
+    if (!step || P_.lane_dependent(*step) || P_.opaque(*step) || P_.node(*step).umin == 0 ||
+        P_.max_value(*step) >= (uint64_t{1} << (w - 1)))
+      return false;
+    const TermId first = P_.substitute(counter, {{nv, P_.constant(0, 32)}});
+    const TermId last = P_.sub(n, P_.constant(1, 32));
+    auto widen = [&](TermId t) { return is_signed ? P_.sext(t, 64) : P_.zext(t, 64); };
+    const TermId exact = P_.add(widen(first), P_.mul(P_.zext(last, 64), P_.zext(*step, 64)));
+    no_wrap.push_back(P_.bit_or(P_.eq(n, P_.constant(0, 32)), P_.eq(exact, widen(P_.substitute(counter, {{nv, last}})))));
+    return true;
   }
 
   // Lanes that leave a loop at different iterations (a block-stride loop over a tile, a per-lane

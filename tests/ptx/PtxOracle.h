@@ -198,6 +198,11 @@ inline std::vector<OracleAccess> smem_kernel_oracle() {
       // Every lane, whichever iteration it left the block-stride loop at.
       {"after_divergent", "reconverged", "st.shared.b32", [](E e) { return 4 * ((e.lane & 1) * 32 + (e.lane >> 1) + 64 * e.warp); }},
       {"after_divergent", "reconverged_read", "ld.shared.b32", [](E e) { return 4 * e.tid(); }},
+      // Iteration n runs for the lanes whose index tid + n * blockDim.x is still below n.
+      {"block_stride", "block_stride_store", "st.shared.b32",
+       [](E e) { return 4 * ((e.tid() + e.iteration(0) * e.threads) & 511); },
+       [](E e) { return e.tid() + e.iteration(0) * e.threads < e.get("_Z12block_stridePfi_param_1"); }},
+      {"block_stride", "block_stride_read", "ld.shared.b32", [](E e) { return 4 * e.tid(); }},
       {"store_matrices", "stsm_plain", "stmatrix.x4", [](E e) { return (e.lane % 8) * 128 + (e.lane / 8) * 16; }},
       {"store_matrices", "stsm_swizzled", "stmatrix.x4", [](E e) { return (e.lane % 8) * 128 + (((e.lane / 8) ^ (e.lane % 8)) * 16); }},
       {"store_matrices", "stsm_read", "ld.shared.u16", [](E e) { return 2 * e.tid(); }},

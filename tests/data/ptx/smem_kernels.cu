@@ -216,3 +216,13 @@ __global__ void __launch_bounds__(128) after_divergent(float* out, int n) {
   __syncthreads();
   out[threadIdx.x] = s[threadIdx.x];                        // ORACLE reconverged_read
 }
+
+// A block-stride loop, which each lane leaves when its own index passes n: the lanes that run an
+// iteration are exactly those whose index is still below n.
+__global__ void __launch_bounds__(128) block_stride(float* out, int n) {
+  __shared__ float s[512];
+#pragma unroll 1
+  for (int i = threadIdx.x; i < n; i += blockDim.x) s[i & 511] = out[i];  // ORACLE block_stride_store
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x];                                     // ORACLE block_stride_read
+}
