@@ -58,6 +58,8 @@ class CheckCommand : public Command {
     sub->add_option("--time-budget", time_budget_,
                     "Seconds for the whole run; proofs not started by then are reported as unknown")
         ->check(CLI::Range(0.001, 1e6));
+    sub->add_option("--timeout-ms", timeout_ms_, "Z3 time limit per query (default [solver] timeout-ms, 20000)")
+        ->check(CLI::Range(1, 3600000));
     sub->add_option("--memory-mb", memory_mb_,
                     "Memory budget of the run in MiB (the process's resident memory; default [solver] memory-mb, 2048): "
                     "proofs that would pass it are reported as unknown")
@@ -85,6 +87,7 @@ class CheckCommand : public Command {
     opt.jobs = jobs_;
     if (time_budget_) opt.config.time_budget_s = *time_budget_;
     if (memory_mb_) opt.config.limits.memory_mb = *memory_mb_;
+    if (timeout_ms_) opt.config.limits.timeout_ms = *timeout_ms_;
     if (!no_cache_) opt.cache_dir = cache_dir_.empty() ? default_cache_dir() : std::optional<std::string>(cache_dir_);
     for (const std::string& l : launches_) opt.ptx.option_launches.push_back(launch_option(l));
     std::optional<CompiledPtx> compiled;
@@ -162,7 +165,7 @@ class CheckCommand : public Command {
   std::string format_ = "text", output_, baseline_, write_baseline_, config_path_, engine_, cache_dir_, report_dir_, fail_on_ = "warning";
   unsigned jobs_ = 0;
   std::optional<double> time_budget_;
-  std::optional<unsigned> memory_mb_;
+  std::optional<unsigned> memory_mb_, timeout_ms_;
   bool no_cache_ = false, no_progress_ = false, verbose_ = false, show_proven_ = false;
 };
 

@@ -194,6 +194,20 @@ TEST_CASE("config: [gate] data-dependent sets the severity of data-dependent unk
   CHECK_THROWS_WITH(parse("[gate]\ndata-dependent = \"fatal\"\n"), Catch::StartsWith("c.toml:2:18: gate.data-dependent"));
 }
 
+TEST_CASE("limits: check --timeout-ms, which every unknown's note names, sets Z3's limit per query", "[checker][limits]") {
+  lp::test::TempTree t;
+  const std::string f = t.write("a.lp", kProofs);
+  auto ok = lp::test::run_layoutproof({"check", f, "--no-cache", "--timeout-ms", "60000"});
+  INFO(ok.out << ok.err);
+  CHECK(ok.exit_code == 0);
+  for (const char* bad : {"0", "-5", "99999999", "soon"}) {
+    auto refused = lp::test::run_layoutproof({"check", f, "--no-cache", "--timeout-ms", bad});
+    INFO(bad << ": " << refused.err);
+    CHECK(refused.exit_code == 2);
+    CHECK(refused.err.find("--timeout-ms") != std::string::npos);
+  }
+}
+
 TEST_CASE("limits: [solver] memory-mb sets Z3's memory cap, out-of-range values are configuration errors",
           "[checker][limits]") {
   CHECK(lp::rules::parse_config("[solver]\nmemory-mb = 512\n", "c.toml").limits.memory_mb == 512);
