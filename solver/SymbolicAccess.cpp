@@ -233,11 +233,11 @@ z3::solver bit_vector_solver(z3::context& ctx, const SolverLimits& limits) {
 
 class Z3Terms {
  public:
-  /// Symbolic lanes: at(t, symbolic(k)) evaluates `t` at the k-th lane variable (k < 2).
+  /// Symbolic lanes: at(t, symbolic(k)) evaluates `t` at the k-th lane variable (k < 3).
   static constexpr int symbolic(int k) { return -2 - k; }
 
   Z3Terms(z3::context& ctx, const TermPool& P, const std::map<VarId, term::VarDomain>& narrowed)
-      : ctx_(ctx), P_(P), narrowed_(narrowed), memo_(hw::kWarpLanes + 3) {}
+      : ctx_(ctx), P_(P), narrowed_(narrowed), memo_(hw::kWarpLanes + 4) {}
 
   /// `t` for one lane (0..31), a symbolic lane, or lane-free (-1: the term must not depend on the lane).
   z3::expr at(TermId t, int lane) {
@@ -964,7 +964,11 @@ class Decider {
         deferred_conds.push_back(c);
       }
     }
-    if (!deferred_conds.empty() && mergeable)
+    // Whether a load merges depends on exactly which lanes run it. When the deferred conditions
+    // always select one run of consecutive lanes (a block-stride loop's `i < n`, `t < ntid`), every
+    // run is tried: a proof then covers the lanes that really run.
+    const bool split_runs = !deferred_conds.empty() && mergeable && activity_known_;
+    if (!deferred_conds.empty() && mergeable && !(split_runs && lanes_in_one_run(deferred_conds)))
       return unknown(Engine::Enum, "which lanes execute this load depends on unknowns with many values, and whether it merges depends on them");
     std::vector<VarId> evars(small.begin(), small.end());
     std::vector<Domain> doms;
@@ -1027,6 +1031,16 @@ class Decider {
           if (!a_.instr) continue;  // no bank model: the pass decides alignment only
           if (!normalised(a_, addrs, mask))
             return unknown(Engine::Enum, "the lanes' addresses span more than the architecture's shared memory");
+          if (split_runs) {
+            for (int first = 0; first < hw::kWarpLanes; ++first)
+              for (int last = first; last < hw::kWarpLanes; ++last) {
+                const hw::LaneMask run = ((last == 31 ? hw::kAllLanes : (hw::LaneMask{1} << (last + 1)) - 1) >> first) << first;
+                if ((mask & run) != 0 && conflict_of(a_, addrs, mask & run))
+                  return unknown(Engine::Enum, "a run of the lanes that may execute this load conflicts; whether exactly "
+                                               "those lanes run it is not decided here");
+              }
+            continue;
+          }
           auto c = conflict_of(a_, addrs, mask);
           if (!c) continue;
           // Realise the configuration: uniform values that give this warp-relative picture.
@@ -1258,6 +1272,29 @@ class Decider {
     const z3::expr merged = merges && conflict_in(T, ctx, true);
     s.add((!merges && unmerged) || merged);
     return decide();
+  }
+
+  // Whether every value of the unknowns makes the lanes that satisfy all of `conds` one run of
+  // consecutive lanes: no lanes a < b < c with a and c satisfying them and b not. Decided by Z3 on
+  // three symbolic lanes; anything but a proof counts as no.
+  bool lanes_in_one_run(const std::vector<TermId>& conds) {
+    try {
+      z3::context& ctx = shared_context(limits_);
+      Z3Terms T(ctx, P_, a_.narrowed);
+      z3::solver s = bit_vector_solver(ctx, limits_);
+      auto all_hold = [&](int k) {
+        z3::expr e = ctx.bool_val(true);
+        for (TermId c : conds) e = e && T.holds(c, Z3Terms::symbolic(k));
+        return e;
+      };
+      s.add(z3::ult(T.lane_var(0), T.lane_var(1)) && z3::ult(T.lane_var(1), T.lane_var(2)) &&
+            z3::ult(T.lane_var(2), ctx.bv_val(hw::kWarpLanes, 32)));
+      s.add(all_hold(0) && !all_hold(1) && all_hold(2));
+      s.add(T.domains());
+      return checked_check(s, nullptr) == z3::unsat;
+    } catch (const z3::exception&) {
+      return false;
+    }
   }
 
   // The model's per-lane unknowns chose which lanes execute; that choice cannot be evaluated.

@@ -174,11 +174,14 @@ void check_file(const std::string& ptx_path, const std::string& cu_path, const s
         CHECK(w.wavefronts > w.ideal);
         CHECK(lp::hw::smem_access_cost(arch, *instr, w.addresses, w.active).wavefronts == w.wavefronts);
       }
-      // The Z3 engine alone reaches the same verdict.
-      const lp::SymbolicResult z = lp::decide_symbolic_access(acc, lp::Engine::Z3, {});
-      CHECK(z.conflicts.verdict == r.conflicts.verdict);
-      CHECK(z.alignment.verdict == r.alignment.verdict);
-      CHECK(z.bounds.verdict == r.bounds.verdict);
+      // The Z3 engine alone reaches the same verdict, or none within its limit (a load in a loop that
+      // lanes leave at different iterations: the portfolio's enumeration splits it by runs of lanes).
+      lp::SolverLimits z3_limits;
+      z3_limits.timeout_ms = 5000;
+      const lp::SymbolicResult z = lp::decide_symbolic_access(acc, lp::Engine::Z3, z3_limits);
+      for (const auto& [mine, z3_alone] : {std::pair{&r.conflicts, &z.conflicts}, std::pair{&r.alignment, &z.alignment},
+                                           std::pair{&r.bounds, &z.bounds}})
+        CHECK((z3_alone->verdict == mine->verdict || (z3_alone->verdict == lp::Verdict::Unknown && z3_alone->limited)));
     }
   }
 }

@@ -222,7 +222,10 @@ __global__ void __launch_bounds__(128) after_divergent(float* out, int n) {
 __global__ void __launch_bounds__(128) block_stride(float* out, int n) {
   __shared__ float s[512];
 #pragma unroll 1
-  for (int i = threadIdx.x; i < n; i += blockDim.x) s[i & 511] = out[i];  // ORACLE block_stride_store
+  for (int i = threadIdx.x; i < n; i += blockDim.x) {
+    s[i & 511] = out[i];                                                 // ORACLE block_stride_store
+    out[i + 4096] = s[(i ^ 1) & 511];                                    // ORACLE block_stride_load
+  }
   __syncthreads();
   out[threadIdx.x] = s[threadIdx.x];                                     // ORACLE block_stride_read
 }
