@@ -59,6 +59,10 @@ struct Config {
 
   /// The severity of `rule`'s findings: configured, else the rule's default; nullopt = off.
   std::optional<Severity> severity_of(const rules::RuleInfo& rule) const;
+  /// The severity of an unknown finding: its class's (data-dependent or not); nullopt = not reported.
+  std::optional<Severity> unknown_severity_of(const Finding& f) const {
+    return f.data_dependent ? data_dependent_severity : unknown_severity;
+  }
 };
 
 /// A configuration is a few lines; anything larger is refused unread.

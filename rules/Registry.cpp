@@ -61,7 +61,7 @@ void FindingSink::report(const annotate::Statement& stmt, rules::Finding f,
     if (allows(s)) return;
   std::optional<Severity> sev = config_.severity_of(rule_);
   if (!sev) return;  // the rule is off
-  if (f.kind == rules::FindingKind::Unknown) sev = f.data_dependent ? config_.data_dependent_severity : config_.unknown_severity;
+  if (f.kind == rules::FindingKind::Unknown) sev = config_.unknown_severity_of(f);
   if (!sev) return;
   f.rule_id = rule_.id;
   f.severity = *sev;
@@ -78,9 +78,7 @@ void FindingSink::report(const annotate::Statement& stmt, rules::Finding f,
 void FindingSink::report_at(const SourceLoc& loc, rules::Finding f, Severity floor) {
   std::optional<Severity> sev = config_.severity_of(rule_);
   if (!sev) return;
-  if (f.kind == rules::FindingKind::Unknown &&
-      !(sev = f.data_dependent ? config_.data_dependent_severity : config_.unknown_severity))
-    return;
+  if (f.kind == rules::FindingKind::Unknown && !(sev = config_.unknown_severity_of(f))) return;
   if (f.kind == rules::FindingKind::LaunchDependent) {
     if (!(sev = config_.launch_dependent_severity)) return;
     floor = *sev;

@@ -491,7 +491,6 @@ class KernelEval {
     }
   }
 
-  /// Sets every register of a destination to the same kind of unknown.
   /// Sets every register of a destination to the same kind of unknown; `loaded_data`: a per-lane
   /// value is data the kernel loads (term::VarInfo::loaded_data).
   void set_unknown(const Frame& fr, State& s, const Operand& o, bool uniform_value, const std::string& what,
@@ -1245,7 +1244,7 @@ class KernelEval {
         deliver(t, std::move(s));
         return;
       }
-      if (op == "ret" || op == "exit" || op == "trap") {
+      if (ends_lane(op)) {
         State done = s;
         if (ins.guard) {
           const TermId g = get(fr, s, *ins.guard, 1);
@@ -1327,6 +1326,7 @@ class KernelEval {
     State E = merge(entries);
     const VarId first_var = static_cast<VarId>(P_.var_count());
     const TermId n = P_.var_term(uniform("n@" + where, 32, 0, 0xffffffffu));
+    const VarId nv = static_cast<VarId>(P_.node(n).value);
     std::map<int, TermId> model;
     TermId assumption = P_.boolean(true);
     bool monotone = false;  // the assumption is exactly "iteration n is reached", lane by lane
@@ -1364,7 +1364,7 @@ class KernelEval {
           if (model[r] != kUnset) to_model[static_cast<VarId>(P_.node(x).value)] = model[r];
         TermId bc = P_.substitute(back.reach, to_model);
         if (P_.has_probe(bc)) bc = opaque("the loop's exit condition at " + where + " is not modelled", 1);
-        const TermId prev = P_.substitute(bc, {{static_cast<VarId>(P_.node(n).value), P_.sub(n, P_.constant(1, 32))}});
+        const TermId prev = P_.substitute(bc, {{nv, P_.sub(n, P_.constant(1, 32))}});
         assumption = P_.bit_or(P_.eq(n, P_.constant(0, 32)), prev);
         monotone = monotone_exit(bc, n, no_wrap);
         for (TermId c : no_wrap) assumption = P_.bit_and(assumption, c);
@@ -1372,9 +1372,8 @@ class KernelEval {
         // only at n-1. A sequence that settles (a counter shifted to 0) makes bc(n-1) true again
         // past the loop's end, so the earlier iterations while its values change are required too.
         for (uint64_t k = 0; k < window; ++k)
-          assumption = P_.bit_and(assumption, P_.bit_or(P_.ule(n, P_.constant(k, 32)),
-                                                        P_.substitute(bc, {{static_cast<VarId>(P_.node(n).value),
-                                                                            P_.constant(k, 32)}})));
+          assumption = P_.bit_and(assumption,
+                                  P_.bit_or(P_.ule(n, P_.constant(k, 32)), P_.substitute(bc, {{nv, P_.constant(k, 32)}})));
       }
     } else {
       for (int r : loop.carried)
@@ -1495,6 +1494,8 @@ class KernelEval {
     }
   }
 
+  static bool ends_lane(const std::string& op) { return op == "ret" || op == "exit" || op == "trap"; }
+
   // Whether an instruction of the loop may end a lane or leave it elsewhere than at the loop's exit.
   bool ends_lanes(const Loop& loop) const {
     const Frame& fr = stack_.back();
@@ -1502,7 +1503,7 @@ class KernelEval {
       const Block& blk = fr.cfg->blocks[static_cast<size_t>(b)];
       for (size_t i = blk.begin; i < blk.end; ++i) {
         const std::string& op = fr.fn->body[i].parts[0];
-        if (op == "ret" || op == "exit" || op == "trap" || op == "call") return true;
+        if (ends_lane(op) || op == "call") return true;
       }
     }
     return false;

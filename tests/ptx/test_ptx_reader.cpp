@@ -119,11 +119,8 @@ TEST_CASE("ptx reader: every special register and predefined identifier of the I
                              type + " " + dst + ", " + name + ";\nret;\n}\n";
     INFO(name);
     CHECK(error_of(text) == "no error");
-    auto src = std::make_shared<lp::SourceText>();
-    src->name = "t.ptx";
-    src->text = text;
     lp::ptx::Analysis a;
-    lp::ptx::analyze(lp::ptx::read_ptx(src), {}, a);
+    lp::ptx::analyze(read(text), {}, a);
     REQUIRE(a.kernels.size() == 1);
     CHECK(a.kernels[0].issues.empty());
     ++names;
@@ -142,11 +139,8 @@ TEST_CASE("ptx evaluator: the unused fourth element of a vector special register
                            ".visible .entry k()\n{\n.reg .b32 %r<6>;\n.shared .align 4 .b8 s[1024];\n"
                            "mov.u32 %r1, %tid.w;\nmov.u32 %r2, %ntid.w;\nadd.s32 %r3, %r1, %r2;\nmov.u32 %r4, WARP_SZ;\n"
                            "add.s32 %r5, %r3, %r4;\nst.shared.u32 [%r5], %r1;\nret;\n}\n";
-  auto src = std::make_shared<lp::SourceText>();
-  src->name = "t.ptx";
-  src->text = text;
   lp::ptx::Analysis a;
-  lp::ptx::analyze(lp::ptx::read_ptx(src), {}, a);
+  lp::ptx::analyze(read(text), {}, a);
   REQUIRE(a.kernels.size() == 1);
   REQUIRE(a.kernels[0].sites.size() == 1);
   CHECK(a.pool.const_value(a.kernels[0].sites[0].address) == 32u);
