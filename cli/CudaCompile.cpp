@@ -27,20 +27,25 @@ namespace {
 constexpr uint64_t kMaxPreprocessedBytes = uint64_t{256} << 20;
 constexpr uint64_t kMaxNvccFileBytes = kMaxPreprocessedBytes;
 
-// The kernel launches of `cu`'s host code: nvcc's own preprocessing (-E, the host pass, with the
-// compile's arguments), read outside system headers and the toolkit's own headers.
-void read_host_launches(const std::string& nvcc, const std::string& cu, const std::string& arch,
-                        const std::vector<std::string>& extra, const std::string& dir, CompiledPtx& out) {
-  const std::string ii = (fs::path(dir) / (fs::path(cu).stem().string() + ".ii")).string();
-  std::vector<std::string> argv = {nvcc, "-E", "-arch=" + arch, cu, "-o", ii};
-  argv.insert(argv.end(), extra.begin(), extra.end());
-  const ProcessResult r = run_process(argv, budget_limits(kMaxNvccFileBytes));
+// The kernel launches of the job's host code: nvcc's own preprocessing (-E, the host pass, with
+// the compile's arguments), read outside system headers and the toolkit's own headers.
+void read_host_launches(const std::string& nvcc, const PtxCompileJob& job, CompiledPtx& out) {
+  const std::string ii = (fs::path(job.scratch_dir) / (fs::path(job.ptx_path).filename().string() + ".ii")).string();
+  std::vector<std::string> argv{nvcc};
+  argv.insert(argv.end(), job.unit_flags.begin(), job.unit_flags.end());
+  argv.push_back("-E");
+  if (job.arch) argv.push_back("-arch=" + *job.arch);
+  argv.insert(argv.end(), {job.source, "-o", ii});
+  argv.insert(argv.end(), job.extra_flags.begin(), job.extra_flags.end());
+  const ProcessResult r = run_process(argv, budget_limits(kMaxNvccFileBytes), {}, job.directory);
   if (r.exit_code != 0) {
     out.host_note = "nvcc -E failed: the host code's launches are not read";
     return;
   }
   try {
     const std::string text = read_regular_file(ii, kMaxPreprocessedBytes);
+    std::error_code ec;
+    fs::remove(ii, ec);
     const fs::path toolkit = fs::path(nvcc).parent_path().parent_path();
     out.host_launches = cuda::host_launches(text, {toolkit.string() + "/", fs::weakly_canonical(toolkit).string() + "/"});
   } catch (const std::exception& e) {
@@ -50,32 +55,39 @@ void read_host_launches(const std::string& nvcc, const std::string& cu, const st
 
 }  // namespace
 
-CompiledPtx compile_cuda_to_ptx(const std::string& cu, const std::string& arch, const std::vector<std::string>& extra) {
-  if (!std::regex_match(arch, std::regex("sm_[0-9]+[af]?")))
-    throw CudaCompileError("--arch must name an architecture like sm_80 or sm_90a, not '" + arch + "'", "");
-  std::error_code ec;
-  if (!fs::is_regular_file(cu, ec)) throw CudaCompileError(cu + ": no such file", "");
-  const std::string nvcc = replay::find_tool("nvcc");
-  if (nvcc.empty()) throw CudaCompileError("nvcc not found (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)", "");
+std::string make_scratch_dir() {
   std::string templ = (fs::temp_directory_path() / "layoutproof-ptx-XXXXXX").string();
   if (!mkdtemp(templ.data())) throw CudaCompileError("cannot create a temporary directory for nvcc's output", "");
+  return templ;
+}
+
+CompiledPtx compile_cuda_to_ptx(const PtxCompileJob& job) {
+  if (job.arch && !std::regex_match(*job.arch, std::regex("sm_[0-9]+[af]?")))
+    throw CudaCompileError("--arch must name an architecture like sm_80 or sm_90a, not '" + *job.arch + "'", "");
+  std::error_code ec;
+  const fs::path source = fs::path(job.directory) / job.source;
+  if (!fs::is_regular_file(source, ec)) throw CudaCompileError(job.source + ": no such file", "");
+  const std::string nvcc = replay::find_tool("nvcc");
+  if (nvcc.empty()) throw CudaCompileError("nvcc not found (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)", "");
   CompiledPtx out;
-  out.dir = templ;
-  out.ptx_path = (fs::path(templ) / (fs::path(cu).stem().string() + ".ptx")).string();
-  std::vector<std::string> argv = {nvcc, "-O3", "-lineinfo", "-arch=" + arch, "--ptx", cu, "-o", out.ptx_path};
-  argv.insert(argv.end(), extra.begin(), extra.end());
+  std::vector<std::string> argv{nvcc};
+  argv.insert(argv.end(), job.unit_flags.begin(), job.unit_flags.end());
+  argv.insert(argv.end(), {"-O3", "-lineinfo"});
+  if (job.arch) argv.push_back("-arch=" + *job.arch);
+  argv.insert(argv.end(), {"--ptx", job.source, "-o", fs::absolute(job.ptx_path).string()});
+  argv.insert(argv.end(), job.extra_flags.begin(), job.extra_flags.end());
   Stopwatch clock;
   // The host code's preprocessing runs beside the compile, under the same budget.
   const Budget budget = current_budget();
   auto host = std::async(std::launch::async, [&] {
     BudgetScope scope(budget);
-    read_host_launches(nvcc, cu, arch, extra, templ, out);
+    read_host_launches(nvcc, job, out);
   });
-  const ProcessResult r = run_process(argv, budget_limits(kMaxNvccFileBytes));
+  const ProcessResult r = run_process(argv, budget_limits(kMaxNvccFileBytes), {}, job.directory);
   host.wait();
   out.nvcc_ms = clock.elapsed_ms();
   if (r.exit_code != 0) {
-    fs::remove_all(out.dir, ec);
+    fs::remove(job.ptx_path, ec);
     const uint64_t mib = uint64_t{1} << 20;
     if (r.timed_out) throw CudaCompileError(current_budget().deadline_name + " was spent while nvcc compiled", r.output);
     if (r.out_of_memory)

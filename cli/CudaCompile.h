@@ -18,9 +18,20 @@ class CudaCompileError : public std::runtime_error {
   std::string output;
 };
 
+/// One compile of a CUDA source to PTX: `nvcc UNIT_FLAGS -O3 -lineinfo [-arch=ARCH] --ptx SOURCE
+/// -o PTX EXTRA_FLAGS` in `directory`, and beside it nvcc's preprocessing of the host code with
+/// the same flags.
+struct PtxCompileJob {
+  std::string source;
+  std::string directory;                 ///< where nvcc runs; empty: the working directory
+  std::vector<std::string> unit_flags;   ///< the unit's own (a compilation database's), before the checker's
+  std::vector<std::string> extra_flags;  ///< after the checker's (`check --cuda FILE -- ARGS`)
+  std::optional<std::string> arch;       ///< "sm_90a"; none: nvcc's default
+  std::string ptx_path;                  ///< where the PTX is written
+  std::string scratch_dir;               ///< where the preprocessed host code is written
+};
+
 struct CompiledPtx {
-  std::string dir;       ///< a fresh temporary directory holding the PTX (the caller removes it)
-  std::string ptx_path;
   double nvcc_ms = 0;
   /// The translation unit's kernel launches; none when its host code could not be read (`host_note`
   /// says why).
@@ -28,8 +39,12 @@ struct CompiledPtx {
   std::string host_note;
 };
 
-/// Compiles `cu` for `arch` (sm_80, sm_90a, ...) with `extra` nvcc arguments appended, and reads the
-/// launches of its host code.
-CompiledPtx compile_cuda_to_ptx(const std::string& cu, const std::string& arch, const std::vector<std::string>& extra);
+/// Runs `job` under the calling thread's budget (its time; its memory for each of the two nvcc
+/// processes). Throws CudaCompileError when the architecture is malformed, the source or nvcc is
+/// missing, or nvcc fails or passes a limit.
+CompiledPtx compile_cuda_to_ptx(const PtxCompileJob& job);
+
+/// A fresh temporary directory ("layoutproof-ptx-XXXXXX"); throws CudaCompileError when it cannot be made.
+std::string make_scratch_dir();
 
 }  // namespace lp::cli

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "report/Common.h"
 #include "report/JsonReport.h"
@@ -178,6 +179,15 @@ ojson sarif_report_value(const CheckRun& run, const SarifOptions& opt) {
     r["message"] = message(text);
     r["locations"] = ojson::array();
     if (f->loc.source) r["locations"].push_back({{"physicalLocation", physical_location(f->loc)}});
+    // The kernels a compiled finding is in (SARIF 2.1.0 section 3.33): each once, as functions.
+    ojson kernels = ojson::array();
+    std::set<std::string> seen;
+    for (const rules::CompiledInstance& c : f->compiled)
+      if (seen.insert(c.kernel).second) kernels.push_back({{"fullyQualifiedName", c.kernel}, {"kind", "function"}});
+    if (!kernels.empty()) {
+      if (r["locations"].empty()) r["locations"].push_back(ojson::object());
+      r["locations"][0]["logicalLocations"] = std::move(kernels);
+    }
     ojson related = ojson::array();
     for (const Note& n : f->notes)
       if (n.loc.source) {

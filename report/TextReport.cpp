@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <array>
+#include <set>
 
 #include "report/Common.h"
+#include "report/Fold.h"
 
 namespace lp::report {
 
@@ -33,10 +36,15 @@ std::string render_finding(const Finding& f) {
   d.rule_id = one_line(f.rule_id);
   d.message = f.kind == FindingKind::Unknown ? "unknown: " + one_line(f.message) : one_line(f.message);
   for (const Note& n : f.notes) d.notes.push_back({safe_loc(n.loc), one_line(n.message)});
-  if (f.kind == FindingKind::Unknown && !f.data_dependent)  // those carry their own note (rules/Finding.h)
-    d.notes.push_back({{}, "the solver could not decide this obligation: it is neither proven nor refuted; to decide it, "
-                           "act on the reason above, raise the time limit (--timeout-ms, [solver] timeout-ms) or try "
+  // What to do about an unknown, by its cause; data-dependent ones carry their own note (rules/Finding.h).
+  if (f.kind == FindingKind::Unknown && rules::unknown_cause(f) == rules::UnknownCause::Limit)
+    d.notes.push_back({{}, "a time or memory limit stopped this proof: it is neither proven nor refuted; to decide it, "
+                           "raise the limit (--timeout-ms, [solver] timeout-ms, --time-budget, --memory-mb) or try "
                            "another engine (--engine enum|z3|f2)"});
+  else if (f.kind == FindingKind::Unknown && rules::unknown_cause(f) == rules::UnknownCause::Model)
+    d.notes.push_back({{}, "the solver could not decide this obligation: it is neither proven nor refuted; no limit "
+                           "stopped it, so a longer one will not decide it: the reason above names what is not "
+                           "modelled or decided"});
   for (const TraceStep& s : f.trace) d.notes.push_back({safe_loc(s.loc), one_line(s.message)});
   return d.render();
 }
@@ -121,6 +129,41 @@ std::string proven_table(const CheckRun& run) {
   return out;
 }
 
+// The findings on compiled kernels counted per kernel ("  row_sum<32>: 2 errors, 1 unknown"), a
+// folded finding once for each kernel it lists; nothing when they are in one kernel at most (the
+// headlines name it).
+std::string kernel_lines(const CheckRun& run) {
+  struct Count {
+    size_t errors = 0, warnings = 0, notes = 0, unknowns = 0;
+  };
+  std::vector<std::pair<std::string, Count>> kernels;  // by name
+  for (const Finding* f : sorted_findings(run.findings)) {
+    std::set<std::string> seen;
+    for (const rules::CompiledInstance& c : f->compiled) {
+      if (!seen.insert(c.kernel).second) continue;
+      auto it = std::find_if(kernels.begin(), kernels.end(), [&](const auto& k) { return k.first == c.kernel; });
+      if (it == kernels.end()) it = kernels.insert(kernels.end(), {c.kernel, Count{}});
+      Count& n = it->second;
+      if (f->kind == FindingKind::Unknown) ++n.unknowns;
+      else if (f->severity == Severity::Error) ++n.errors;
+      else if (f->severity == Severity::Warning) ++n.warnings;
+      else ++n.notes;
+    }
+  }
+  if (kernels.size() < 2) return "";
+  std::sort(kernels.begin(), kernels.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::string out = "findings by kernel:\n";
+  for (const auto& [kernel, n] : kernels) {
+    std::vector<std::string> parts;
+    if (n.errors) parts.push_back(plural(n.errors, "error", "errors"));
+    if (n.warnings) parts.push_back(plural(n.warnings, "warning", "warnings"));
+    if (n.notes) parts.push_back(plural(n.notes, "note", "notes"));
+    if (n.unknowns) parts.push_back(plural(n.unknowns, "unknown", "unknowns"));
+    out += fmt::format("  {}: {}\n", one_line(short_kernel_name(kernel)), fmt::join(parts, ", "));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string text_report(const CheckRun& run, const TextOptions& options) {
@@ -128,6 +171,7 @@ std::string text_report(const CheckRun& run, const TextOptions& options) {
   for (const Finding* f : sorted_findings(run.findings)) out += render_finding(*f);
   if (options.verbose) out += obligation_lines(run);
   if (options.show_proven) out += proven_table(run);
+  out += kernel_lines(run);
   out += summary_line(run);
   out += '\n';
   return out;

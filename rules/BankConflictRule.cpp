@@ -135,7 +135,7 @@ class BankConflictRule : public Rule {
       f.notes = a.at.notes;
       if (!j.result && s.unknown_is_data) data_dependent(f);
       sink.obligation_at(a.at.loc, a.what + " is conflict-free, aligned and in bounds", false, 0);
-      sink.report_at(a.at.loc, std::move(f));
+      report_compiled(sink, m, k, a, std::move(f));
     };
     if (!j.result) return unknown(j.unknown);
     const SymbolicResult& r = *j.result;
@@ -224,7 +224,7 @@ class BankConflictRule : public Rule {
       rules::Finding f = unknown_finding(a.at.loc, holds, p);
       f.notes = a.at.notes;
       if (activity_is_data(m, k, a, f)) data_dependent(f);
-      sink.report_at(a.at.loc, std::move(f));
+      report_compiled(sink, m, k, a, std::move(f));
       return;
     }
     const SymbolicWitness& w = *p.witness;
@@ -238,7 +238,7 @@ class BankConflictRule : public Rule {
     cex.lane_addresses = w.addresses;
     cex.ptx = PtxOrigin{k.name, a.at.ptx_line, w.uniforms};
     f.counterexample = std::move(cex);
-    sink.report_at(a.at.loc, std::move(f));
+    report_compiled(sink, m, k, a, std::move(f));
   }
 
   static void compiled_conflict(const ptx::CompiledModule& m, const ptx::KernelFacts& k, const ptx::AccessFact& a,
@@ -248,7 +248,7 @@ class BankConflictRule : public Rule {
       rules::Finding f = unknown_finding(a.at.loc, a.what + " is conflict-free", p);
       f.notes = a.at.notes;
       if (activity_is_data(m, k, a, f)) data_dependent(f);
-      sink.report_at(a.at.loc, std::move(f));
+      report_compiled(sink, m, k, a, std::move(f));
       return;
     }
     const SymbolicWitness& w = *p.witness;
@@ -273,7 +273,7 @@ class BankConflictRule : public Rule {
       cex.addresses = {w.addresses[static_cast<size_t>(lanes->first)], w.addresses[static_cast<size_t>(lanes->second)]};
     }
     f.counterexample = std::move(cex);
-    sink.report_at(a.at.loc, std::move(f));
+    report_compiled(sink, m, k, a, std::move(f));
   }
 
   // ", the buffer's index I (element offset E)", or ", outside the buffer".

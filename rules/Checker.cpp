@@ -129,17 +129,18 @@ void move_findings(const annotate::ParseResult& parsed, FileResult& r, const Run
 
 // A compiled kernel: the PTX front end's facts (analyzer/ptx/KernelFacts.h) judged by every rule,
 // through the same door as annotations.
-ptx::FrontEndInputs front_end_inputs(const CheckOptions& opt) {
-  ptx::FrontEndInputs inputs = opt.ptx;
+ptx::FrontEndInputs front_end_inputs(const CheckOptions& opt, const std::string& path) {
+  auto compiled = opt.compiled.find(path);
+  ptx::FrontEndInputs inputs = compiled == opt.compiled.end() ? opt.ptx : compiled->second.inputs;
   inputs.config_launches = opt.config.ptx_launches;
   return inputs;
 }
 
-FileResult check_compiled(std::shared_ptr<const SourceText> ptx, const CheckOptions& opt, unsigned jobs) {
-  const std::unique_ptr<ptx::CompiledModule> compiled = ptx::read_compiled_module(std::move(ptx), front_end_inputs(opt));
+FileResult check_compiled(std::shared_ptr<const SourceText> ptx, const ptx::FrontEndInputs& inputs, unsigned jobs, const Config& config) {
+  const std::unique_ptr<ptx::CompiledModule> compiled = ptx::read_compiled_module(std::move(ptx), inputs);
   annotate::ParseResult none;
   none.source = compiled->ptx;
-  FileResult r = check_text(none, opt.config, nullptr, compiled.get(), jobs);
+  FileResult r = check_text(none, config, nullptr, compiled.get(), jobs);
   for (const ptx::KernelFacts& k : compiled->kernels)
     r.assumptions.push_back(Note{k.where, fmt::format("kernel {}: launched with {}", k.name, k.launch)});
   return r;
@@ -156,16 +157,22 @@ FileResult check_file(const std::string& path, const CheckOptions& opt, const Ru
     // configuration, the source files it names as this run may read them: their launch comments);
     // the entry also holds the content of each source file its findings quote.
     auto ptx = std::make_shared<SourceText>();
-    ptx->name = path;
+    ptx::FrontEndInputs inputs = front_end_inputs(opt, path);
+    auto compiled = opt.compiled.find(path);
+    ptx->name = compiled == opt.compiled.end() ? path : compiled->second.shown_as;
+    if (ptx->name != path) inputs.ptx_path = path;
     ptx->text = std::move(text);
     // Not by its path: `check --cuda` writes the same PTX to a new temporary file every run.
-    const ptx::FrontEndInputs inputs = front_end_inputs(opt);
     const std::string key =
         cache ? ResultCache::key("", ptx->text, opt.config, ptx::inputs_key(inputs) + ptx::sources_key(path, ptx->text, inputs)) : "";
     if (cache)
-      if (auto hit = cache->lookup(key, ptx)) return std::move(*hit);
+      if (auto hit = cache->lookup(key, ptx)) {
+        for (Finding& f : hit->findings)  // the key holds the content, not the name it is shown under
+          for (CompiledInstance& c : f.compiled) c.ptx = ptx->name;
+        return std::move(*hit);
+      }
     Stopwatch clock;
-    FileResult r = check_compiled(ptx, opt, run.file_jobs);
+    FileResult r = check_compiled(ptx, inputs, run.file_jobs, opt.config);
     if (cache) stored |= cache->store(key, r, clock.elapsed_ms(), ptx);
     return r;
   }
@@ -418,7 +425,8 @@ rules::CheckRun check_source(const std::string& name, std::string text, const Ch
       auto ptx = std::make_shared<SourceText>();
       ptx->name = name;
       ptx->text = std::move(text);
-      return check_compiled(ptx, options, options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency()));
+      return check_compiled(ptx, front_end_inputs(options, name),
+                            options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency()), options.config);
     }
     RunContext own;
     annotate::ParseResult parsed = annotate::parse_annotations(name, std::move(text));

@@ -2,6 +2,7 @@
 // `layoutproof check`: every annotated file under the given paths, parsed and checked by every
 // registered rule, files in parallel, results cached by content.
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +13,16 @@
 #include "rules/Config.h"
 
 namespace lp::rules {
+
+/// A PTX file the run compiled from a CUDA translation unit (`check --cuda`, `check -p`).
+struct CompiledPtxFile {
+  /// What the front end reads besides the PTX, instead of CheckOptions::ptx: the unit's source and
+  /// host launches, the run's `--launch` options and kernel filter.
+  ptx::FrontEndInputs inputs;
+  /// The name the PTX's lines are shown under: its path when it is kept (`--keep-ptx`), else a
+  /// name that says it is not ("<PTX of src/a.cu for sm_90>").
+  std::string shown_as;
+};
 
 struct CheckOptions {
   Config config;
@@ -25,6 +36,8 @@ struct CheckOptions {
   /// `--launch` options, the translation unit's host launches (`--cuda`). The configuration's
   /// `[ptx.launch]` is added from `config`.
   ptx::FrontEndInputs ptx;
+  /// The PTX files among the paths that the run compiled, by path.
+  std::map<std::string, CompiledPtxFile> compiled;
   /// Files, besides those checked, whose lines a finding on a generated statement may show (the
   /// probe of `layoutproof extract`); see rules/Origins.h.
   std::vector<std::string> shown_files;

@@ -20,4 +20,10 @@ SymbolicAccess symbolic_access(const ptx::CompiledModule& m, const ptx::KernelFa
   return acc;
 }
 
+void report_compiled(FindingSink& sink, const ptx::CompiledModule& m, const ptx::KernelFacts& k, const ptx::AccessFact& a,
+                     Finding f) {
+  f.compiled = {CompiledInstance{k.name, a.what, m.site(k, a).opcode, m.ptx->name, a.at.ptx_line}};
+  sink.report_at(a.at.loc, std::move(f));
+}
+
 }  // namespace lp::rules

@@ -101,6 +101,20 @@ void put_position(ojson& j, const SourceLoc& loc) {
   j["column"] = column;
 }
 
+UnknownCause unknown_cause(const Finding& f) {
+  if (f.limited) return UnknownCause::Limit;
+  return f.data_dependent ? UnknownCause::DataDependent : UnknownCause::Model;
+}
+
+const char* unknown_cause_name(UnknownCause c) {
+  switch (c) {
+    case UnknownCause::Limit: return "limit";
+    case UnknownCause::DataDependent: return "data-dependent";
+    case UnknownCause::Model: return "model";
+  }
+  return "model";
+}
+
 ojson to_json(const Finding& f) {
   ojson j;
   j["rule"] = f.rule_id;
@@ -117,6 +131,13 @@ ojson to_json(const Finding& f) {
   j["gates"] = f.gates;
   if (f.kind == FindingKind::Unknown) j["limited"] = f.limited;
   if (f.kind == FindingKind::Unknown) j["dataDependent"] = f.data_dependent;
+  if (f.kind == FindingKind::Unknown) j["cause"] = unknown_cause_name(unknown_cause(f));
+  if (!f.compiled.empty()) {
+    j["kernel"] = f.compiled.front().kernel;
+    j["instances"] = ojson::array();
+    for (const CompiledInstance& c : f.compiled)
+      j["instances"].push_back(ojson{{"kernel", c.kernel}, {"instruction", c.opcode}, {"ptx", c.ptx}, {"ptxLine", c.ptx_line}});
+  }
   return j;
 }
 
@@ -156,6 +177,20 @@ Finding finding_from_json(const json& j) {
   if (const json* d = member(j, "dataDependent")) {
     if (!d->is_boolean()) throw FindingJsonError("dataDependent must be true or false");
     f.data_dependent = d->get<bool>();
+  }
+  if (const json* instances = member(j, "instances")) {
+    if (!instances->is_array()) throw FindingJsonError("instances must be an array");
+    for (const json& c : *instances) {
+      CompiledInstance x;
+      x.kernel = required_string(c, "kernel", "instances");
+      x.opcode = required_string(c, "instruction", "instances");
+      x.ptx = required_string(c, "ptx", "instances");
+      const json* line = member(c, "ptxLine");
+      if (!line || !line->is_number_integer()) throw FindingJsonError("instances: ptxLine must be an integer");
+      x.ptx_line = line->get<int64_t>();
+      x.instruction = fmt::format("{} (PTX line {})", x.opcode, x.ptx_line);
+      f.compiled.push_back(std::move(x));
+    }
   }
   return f;
 }

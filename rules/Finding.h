@@ -46,6 +46,15 @@ enum class FindingKind {
   LaunchDependent,
 };
 
+/// The compiled-kernel instruction a finding is about (the PTX front end's findings).
+struct CompiledInstance {
+  std::string kernel;       ///< demangled: "void row_sum<32>(float*, float const*)"
+  std::string instruction;  ///< as the message names it: "st.shared.f32 (PTX line 133)"
+  std::string opcode;       ///< the instruction without its place: "st.shared.f32"
+  std::string ptx;          ///< the PTX as the notes show it: a path, or "<PTX of a.cu for sm_90>"
+  int64_t ptx_line = 0;
+};
+
 struct Finding {
   std::string rule_id;
   Severity severity = Severity::Error;
@@ -67,7 +76,21 @@ struct Finding {
   /// through loaded indices): no model decides it, and `[gate] data-dependent` sets its severity
   /// apart from other unknowns, so a project can accept this class explicitly.
   bool data_dependent = false;
+  /// The compiled instructions the finding is about: none for an annotation's finding, one as a
+  /// rule reports it, several once findings alike but for their instruction (a template's
+  /// instantiations, an unrolled loop's copies of one source line, one line compiled for two
+  /// architectures) are shown as one (report/Fold.h); the first is the one whose notes are shown.
+  std::vector<CompiledInstance> compiled;
 };
+
+/// Why an unknown is undecided, as a user acts on it: a time or memory limit stopped its proof
+/// (raise the limit), its access depends on data the kernel loads (no model decides it; a
+/// project may accept the class), or the reason names a construct the model or the engines do not
+/// decide (a longer limit will not help).
+enum class UnknownCause { Limit, DataDependent, Model };
+UnknownCause unknown_cause(const Finding& f);
+/// "limit", "data-dependent", "model" (the JSON report's `cause`).
+const char* unknown_cause_name(UnknownCause c);
 
 /// What a decided obligation rests on (`check --verbose`, `--show-proven`, the JSON report):
 /// the engine that decided it and the domain it covered. Only what the proof established is set.

@@ -2,6 +2,7 @@
 // copies, wgmma and tcgen05 descriptors, mbarrier objects, wmma fragments): reported for
 // information, its banks are not checked. From the PTX front end's facts; annotations never
 // produce it. docs/rules/LP010.md
+#include "rules/CompiledAccess.h"
 #include "rules/Rule.h"
 #include "rules/RuleSupport.h"
 
@@ -28,7 +29,7 @@ class PtxDescriptorRule : public Rule {
         rules::Finding f = finding(a.at.loc, fmt::format("{} is not a per-lane shared-memory access ({}); its banks are not checked",
                                                          a.what, ctx.compiled->site(k, a).note));
         f.notes = a.at.notes;
-        sink.report_at(a.at.loc, std::move(f));
+        report_compiled(sink, *ctx.compiled, k, a, std::move(f));
       }
   }
 };

@@ -86,14 +86,15 @@ json to_json(const FileResult& r, const std::string& key, const std::shared_ptr<
   SourceTable sources(file);
   json out = {{"key", key}, {"findings", json::array()}, {"obligations", json::array()}, {"assumptions", json::array()}};
   for (const auto& f : r.findings) {
-    json notes = json::array(), trace = json::array();
+    json notes = json::array(), trace = json::array(), compiled = json::array();
     for (const auto& n : f.notes) notes.push_back({sources.loc(n.loc), n.message});
+    for (const auto& c : f.compiled) compiled.push_back({c.kernel, c.instruction, c.opcode, c.ptx, c.ptx_line});
     for (const auto& t : f.trace) trace.push_back({sources.loc(t.loc), t.message});
     out["findings"].push_back({{"rule", f.rule_id}, {"severity", static_cast<int>(f.severity)}, {"kind", static_cast<int>(f.kind)},
                                {"loc", sources.loc(f.loc)}, {"message", f.message}, {"notes", notes},
                                {"counterexample", rules::to_json(f.counterexample)}, {"trace", trace},
                                {"fingerprint", f.fingerprint}, {"gates", f.gates}, {"limited", f.limited},
-                               {"data_dependent", f.data_dependent}});
+                               {"data_dependent", f.data_dependent}, {"compiled", compiled}});
   }
   for (const auto& o : r.obligations)
     out["obligations"].push_back({o.rule_id, sources.loc(o.loc), o.description, o.passed, o.time_ms, rules::to_json(o.proof)});
@@ -121,6 +122,7 @@ FileResult from_json(const json& j, const std::string& key, const std::shared_pt
     x.gates = f.at("gates");
     x.limited = f.at("limited");
     x.data_dependent = f.at("data_dependent");
+    for (const auto& c : f.at("compiled")) x.compiled.push_back(rules::CompiledInstance{c[0], c[1], c[2], c[3], c[4]});
     r.findings.push_back(std::move(x));
   }
   for (const auto& o : j.at("obligations"))

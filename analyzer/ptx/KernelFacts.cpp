@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 
 #include "analyzer/annotate/AnnotationParser.h"
 #include "analyzer/annotate/LaunchFacts.h"
@@ -547,6 +548,7 @@ std::unique_ptr<CompiledModule> read_compiled_module(const std::string& path, st
 std::string inputs_key(const FrontEndInputs& inputs) {
   std::string key;
   for (const std::string& e : inputs.extra_sources) key += "source " + e + "\n";
+  if (inputs.kernel_filter) key += "kernels " + *inputs.kernel_filter + "\n";
   for (const auto* list : {&inputs.option_launches, &inputs.config_launches})
     for (const StatedLaunch& l : *list) key += fmt::format("launch {} {}\n", l.kernel, annotate::launch_text(l.facts));
   if (inputs.host_launches)
@@ -587,7 +589,7 @@ std::string sources_key(const std::string& ptx_path, std::string_view ptx_text, 
 
 std::unique_ptr<CompiledModule> read_compiled_module(std::shared_ptr<const SourceText> src, const FrontEndInputs& inputs) {
   auto out = std::make_unique<CompiledModule>();
-  const std::string path = src->name;
+  const std::string path = inputs.ptx_path.value_or(src->name);
   out->ptx = src;
   try {
     out->module = read_ptx(src);
@@ -603,8 +605,14 @@ std::unique_ptr<CompiledModule> read_compiled_module(std::shared_ptr<const Sourc
   std::map<std::string, std::string> how;
   std::map<std::string, std::vector<std::string>> param_names;
   std::map<std::string, SourceLoc> where;
+  if (inputs.kernel_filter) {
+    const std::regex filter(*inputs.kernel_filter);
+    options.only.emplace();
+    for (const Function& f : out->module.functions)
+      if (std::regex_search(f.name, filter) || std::regex_search(demangled(f.name), filter)) options.only->insert(f.name);
+  }
   for (const Function& f : out->module.functions) {
-    if (!f.is_entry || !f.has_body) continue;
+    if (!f.is_entry || !f.has_body || (options.only && !options.only->count(f.name))) continue;
     std::vector<KernelLaunch> launches = resolver.resolve(f, demangled(f.name), how[f.name], param_names[f.name], where[f.name]);
     if (!launches.empty()) options.launches[f.name] = std::move(launches);
   }

@@ -48,6 +48,12 @@ struct FrontEndInputs {
   std::vector<StatedLaunch> option_launches, config_launches;
   /// The launches of the translation unit's host code (`--cuda`), when it was read.
   std::optional<std::vector<cuda::HostLaunch>> host_launches;
+  /// Only the kernels whose demangled or PTX name this regular expression (ECMAScript) finds are
+  /// analysed (`check --kernel`); none: every kernel. The caller has checked that it compiles.
+  std::optional<std::string> kernel_filter;
+  /// The PTX's file when the text is shown under another name (a PTX the run compiled and does
+  /// not keep: `<PTX of a.cu for sm_90>`); none: the text's name is its path.
+  std::optional<std::string> ptx_path;
 };
 
 /// One shared-memory instruction of a kernel.
@@ -94,7 +100,8 @@ struct CompiledModule {
   const Site& site(const KernelFacts& k, const AccessFact& a) const { return result(k).sites[a.site]; }
 };
 
-/// Reads, analyses and places one PTX file (`ptx`: its path as the name, and its text).
+/// Reads, analyses and places one PTX file (`ptx`: its path as the name, unless
+/// `inputs.ptx_path` gives it, and its text).
 std::unique_ptr<CompiledModule> read_compiled_module(std::shared_ptr<const SourceText> ptx, const FrontEndInputs& inputs);
 std::unique_ptr<CompiledModule> read_compiled_module(const std::string& path, std::string text, const FrontEndInputs& inputs);
 

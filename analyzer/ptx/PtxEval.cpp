@@ -1748,6 +1748,7 @@ void analyze(const Module& module, const EvalOptions& options, Analysis& out) {
           if (o.kind == Operand::Kind::Symbol) called.insert(o.name);
   for (const Function& f : module.functions) {
     if (!f.has_body || (!f.is_entry && called.count(f.name))) continue;
+    if (options.only && !options.only->count(f.name)) continue;
     KernelResult k;
     k.name = f.name;
     k.pos = f.pos;

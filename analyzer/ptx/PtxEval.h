@@ -13,6 +13,7 @@
 #include <array>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -106,6 +107,8 @@ struct EvalOptions {
   /// Stated launches by PTX kernel name: the kernel is launched in one of these ways. A kernel
   /// not listed may be launched in any way the hardware and its directives allow.
   std::map<std::string, std::vector<KernelLaunch>> launches;
+  /// When set, only these functions (PTX names) are evaluated.
+  std::optional<std::set<std::string>> only;
   size_t max_steps = size_t{8} << 20;    ///< instructions evaluated per kernel (loops twice, calls inlined)
   int max_call_depth = 16;
   int max_probe_depth = 6;               ///< loops nested deeper are summarised without a probe pass

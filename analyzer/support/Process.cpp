@@ -133,7 +133,7 @@ void reap_orphans() {
 }  // namespace
 
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessLimits& limits,
-                          const std::vector<std::string>& env) {
+                          const std::vector<std::string>& env, const std::string& working_dir) {
   if (argv.empty()) throw std::invalid_argument("run_process: empty argument vector");
   ProcessResult r;
   const std::string program = argv[0].find('/') == std::string::npos ? find_on_path(argv[0]) : argv[0];
@@ -163,6 +163,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessLim
     pid = fork();
     if (pid == 0) {
       setsid();  // a session of its own: its terminal signals and process group are its own
+      if (!working_dir.empty() && chdir(working_dir.c_str()) != 0) _exit(127);
       if (limits.file_bytes) setrlimit(RLIMIT_FSIZE, &fsize);
       if (limits.memory_bytes) setrlimit(RLIMIT_DATA, &data);
       const int in = open("/dev/null", O_RDONLY);

@@ -33,9 +33,10 @@ struct ProcessResult {
 };
 
 /// Runs argv (argv[0] looked up on PATH; argv must not be empty) with `env` added to the
-/// environment ("NAME=value") and standard input from /dev/null.
+/// environment ("NAME=value") and standard input from /dev/null, in `working_dir` when it is not
+/// empty (exit 127 when it cannot be entered).
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessLimits& limits = {},
-                          const std::vector<std::string>& env = {});
+                          const std::vector<std::string>& env = {}, const std::string& working_dir = {});
 
 /// The limits the run's budget (Governor.h) leaves a program: its remaining time and its memory
 /// budget, and `file_bytes`.

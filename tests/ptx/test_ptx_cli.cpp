@@ -75,7 +75,8 @@ TEST_CASE("check PTX: a Triton-style cache directory is searched for .ptx files"
   write_text((tmp / "cache" / "ABCDEF" / "store_matrices.json").string(), "{}");
   auto r = run_layoutproof({"check", "--no-cache", (tmp / "cache").string()});
   CHECK(r.exit_code == 1);
-  CHECK(r.out.find("stmatrix.sync.aligned.m8n8.x4.shared.b16 (PTX line 54) has bank conflicts: 32 wavefronts where 4 are ideal") !=
+  CHECK(r.out.find("stmatrix.sync.aligned.m8n8.x4.shared.b16 (PTX line 54) in store_matrices has bank conflicts: 32 wavefronts where 4 "
+                    "are ideal") !=
         std::string::npos);
   fs::remove_all(tmp);
 }

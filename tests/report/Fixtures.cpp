@@ -1,5 +1,7 @@
 #include "Fixtures.h"
 
+#include <fmt/format.h>
+
 #include <stdexcept>
 
 namespace lp::report::test {
@@ -145,6 +147,32 @@ CheckRun hostile_run() {
   run.findings = {f, g, h, nowhere};
   run.obligations = {{"LP<&>\"'", at(weird, "&"), "desc \"<&>\" \x01\n"s + '\0', false, 1.25},
                      {"LP9", {}, "obligation without location", true, 0, std::nullopt}};
+  return run;
+}
+
+CheckRun compiled_run() {
+  auto header = source("include/row_sum.cuh", "template <int N> __global__ void row_sum(float* out) {\n  tile[threadIdx.x][c] = 0;\n}\n");
+  auto ptx = source("<PTX of src/a.cu for sm_90>", "\tst.shared.f32 [%r5], %f1;\n");
+  CheckRun run;
+  run.tool_version = "0.1.0";
+  run.files = {"src/a.cu"};
+  run.rules = {{"LP002", "bank-conflict", "Shared-memory access is bank-conflict free", "", "docs/rules/LP002.md",
+                Severity::Error, {"banks", "ptx"}}};
+  auto conflict = [&](const std::string& kernel, int line, int wavefronts, Severity severity) {
+    const std::string instruction = fmt::format("st.shared.f32 (PTX line {})", line);
+    Finding f = finding("LP002", at(header, "tile"),
+                        fmt::format("{} has bank conflicts: {} wavefronts where 1 is ideal", instruction, wavefronts), severity);
+    f.notes = {{{}, fmt::format("lanes 0 and 1 access bank {}", line % 32)}, {at(ptx, "st.shared"), "the PTX instruction"}};
+    f.fingerprint = fmt::format("LP002:{}:{}", kernel, line);
+    f.compiled = {rules::CompiledInstance{kernel, instruction, "st.shared.f32", "<PTX of src/a.cu for sm_90>", line}};
+    return f;
+  };
+  run.findings = {conflict("void row_sum<32>(float*)", 41, 32, Severity::Error),
+                  conflict("void row_sum<32>(float*)", 43, 32, Severity::Error),
+                  conflict("void row_sum<32>(float*)", 45, 16, Severity::Error),
+                  conflict("void row_sum<64>(float*)", 207, 32, Severity::Error),
+                  conflict("void row_sum<64>(float*)", 209, 32, Severity::Warning),
+                  finding("LP002", at(header, "tile"), "st.shared.f32 (PTX line 41) has bank conflicts: 32 wavefronts where 1 is ideal")};
   return run;
 }
 

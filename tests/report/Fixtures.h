@@ -23,4 +23,9 @@ CheckRun sample_run();
 /// noncharacters in file names, messages, source lines, rule ids and counterexamples.
 CheckRun hostile_run();
 
+/// Findings of the PTX front end on one header line (report/Fold.h): the same conflict on three
+/// instructions of two template instantiations, one with other wavefronts, one a warning; and an
+/// annotation's finding at the same place.
+CheckRun compiled_run();
+
 }  // namespace lp::report::test

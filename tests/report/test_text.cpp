@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "Fixtures.h"
 #include "report/TextReport.h"
 
@@ -21,9 +23,8 @@ TEST_CASE("text report: clang-style findings in file/line order, then the summar
       "kernels/gemm.cu:2:17: error: unknown: injectivity of sA not decided within 10 s [LP001]\n"
       "// layoutproof: layout sA = smem bf16 (64,64):(64,1)\n"
       "                ^\n"
-      "note: the solver could not decide this obligation: it is neither proven nor refuted; to decide it, act on the "
-      "reason above, raise the time limit (--timeout-ms, [solver] timeout-ms) or try another engine (--engine "
-      "enum|z3|f2)\n"
+      "note: the solver could not decide this obligation: it is neither proven nor refuted; no limit stopped it, so a "
+      "longer one will not decide it: the reason above names what is not modelled or decided\n"
       "kernels/gemm.cu:3:17: error: ldmatrix.x4 reads of sA are 8-way bank conflicted [LP002]\n"
       "// layoutproof: access ldmatrix.x4 sA\n"
       "                ^\n"
@@ -70,4 +71,28 @@ TEST_CASE("text report: summary wording", "[report][text]") {
 TEST_CASE("text report: a finding without a location prints no source line", "[report][text]") {
   Finding f = finding("LP009", {}, "config names an unknown rule");
   CHECK(render_finding(f) == "error: config names an unknown rule [LP009]\n");
+}
+
+TEST_CASE("text report: what to do about an unknown depends on its cause", "[report][text]") {
+  CheckRun run = sample_run();
+  auto unknown = std::find_if(run.findings.begin(), run.findings.end(), [](const Finding& f) { return f.kind == rules::FindingKind::Unknown; });
+  REQUIRE(unknown != run.findings.end());
+  // Not stopped by a limit: a longer limit is not suggested.
+  std::string text = text_report(run);
+  CHECK(text.find("no limit stopped it, so a longer one will not decide it") != std::string::npos);
+  CHECK(text.find("--timeout-ms") == std::string::npos);
+  CHECK(rules::to_json(*unknown)["cause"] == "model");
+  // Stopped by a limit: raise it.
+  unknown->limited = true;
+  text = text_report(run);
+  CHECK(text.find("a time or memory limit stopped this proof: it is neither proven nor refuted; to decide it, raise the limit "
+                  "(--timeout-ms, [solver] timeout-ms, --time-budget, --memory-mb)") != std::string::npos);
+  CHECK(rules::to_json(*unknown)["cause"] == "limit");
+  // Data-dependent: its own note (the rule's), no generic one.
+  unknown->limited = false;
+  unknown->data_dependent = true;
+  text = text_report(run);
+  CHECK(text.find("the solver could not decide") == std::string::npos);
+  CHECK(text.find("a time or memory limit") == std::string::npos);
+  CHECK(rules::to_json(*unknown)["cause"] == "data-dependent");
 }

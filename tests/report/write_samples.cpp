@@ -5,6 +5,7 @@
 
 #include "Fixtures.h"
 #include "report/Baseline.h"
+#include "report/Fold.h"
 #include "report/Report.h"
 
 int main(int argc, char** argv) {
@@ -17,8 +18,11 @@ int main(int argc, char** argv) {
   Baseline b;
   b.entries = {{"LP002", "kernels/gemm.cu", "LP002:kernels/gemm.cu:access ldmatrix.x4 sA", ""}};
   apply_baseline(baselined, b);
-  const std::pair<const char*, CheckRun> runs[] = {
-      {"sample", test::sample_run()}, {"hostile", test::hostile_run()}, {"baselined", baselined}, {"empty", CheckRun{}}};
+  CheckRun folded = test::compiled_run();
+  fold_findings(folded, true);
+  const std::pair<const char*, CheckRun> runs[] = {{"sample", test::sample_run()}, {"hostile", test::hostile_run()},
+                                                   {"baselined", baselined},       {"empty", CheckRun{}},
+                                                   {"compiled", folded}};
   SarifOptions sarif;
   sarif.source_root = "/src/repo";
   sarif.information_uri = "https://layoutproof.example/";

@@ -4,8 +4,8 @@
 // stays inside `s` only for blocks of at most 128 threads, a launch-dependent warning.
 // `square`, launched with a constant block of 64 threads, is proven at that launch.
 // RUN: layoutproof check --cuda %s --no-cache --no-progress --verbose
-// CHECK: {{^.*}}cuda_runtime_launch.cu:[[@LINE+5]]:3: warning: st.shared.f32 (PTX line {{[0-9]+}}) stays inside 'scale(float*, float)::s' only for some launches: whenever ntid.x <= 128 [LP002]
-// CHECK: {{^.*}}cuda_runtime_launch.cu:[[@LINE+6]]:3: warning: ld.shared.f32 (PTX line {{[0-9]+}}) stays inside 'scale(float*, float)::s' only for some launches: whenever ntid.x <= 128 [LP002]
+// CHECK: {{^.*}}cuda_runtime_launch.cu:[[@LINE+5]]:3: warning: st.shared.f32 (PTX line {{[0-9]+}}) in scale stays inside 'scale(float*, float)::s' only for some launches: whenever ntid.x <= 128 [LP002]
+// CHECK: {{^.*}}cuda_runtime_launch.cu:[[@LINE+6]]:3: warning: ld.shared.f32 (PTX line {{[0-9]+}}) in scale stays inside 'scale(float*, float)::s' only for some launches: whenever ntid.x <= 128 [LP002]
 // CHECK: {{^.*}}cuda_runtime_launch.cu:[[@LINE+1]]:1: assumes: kernel scale(float*, float): launched with any legal launch: it is launched at cuda_runtime_launch.cu:[[@LINE+16]] with a block that is not a constant ('threads' is not a constant the checker can evaluate)
 __global__ void scale(float* out, float f) {
   __shared__ float s[128];
