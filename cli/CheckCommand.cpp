@@ -90,6 +90,10 @@ class CheckCommand : public Command {
                   "Text format: one line per obligation, its verdict and what the proof rests on (engine, points, "
                   "wavefronts and ideal, issues and base residues)");
     sub->add_flag("--show-proven", show_proven_, "Text format: a table of the proven obligations");
+    sub->add_option("--frames", frames_,
+                    "Inlined frames of compiled findings: 'user' (default: a run of frames in library headers the "
+                    "checker does not read is one note) or 'all'")
+        ->check(CLI::IsMember({"user", "all"}));
     sub->add_flag("--no-fold", no_fold_,
                   "One finding per compiled instruction: without it, findings alike but for their instruction (template "
                   "instantiations, unrolled copies of one source line) are shown as one that lists them");
@@ -117,6 +121,7 @@ class CheckCommand : public Command {
     if (timeout_ms_) opt.config.limits.timeout_ms = *timeout_ms_;
     if (!no_cache_) opt.cache_dir = cache_dir_.empty() ? default_cache_dir() : std::optional<std::string>(cache_dir_);
     for (const std::string& l : launches_) opt.ptx.option_launches.push_back(launch_option(l));
+    opt.ptx.all_frames = frames_ == "all";
     if (!kernel_filter_.empty()) {
       try {
         std::regex check(kernel_filter_);
@@ -313,7 +318,7 @@ class CheckCommand : public Command {
   std::vector<std::string> paths_, launches_;
   std::string cuda_, arch_{hw::kDefaultArchName}, build_dir_, compile_commands_, kernel_filter_, keep_ptx_;
   CLI::Option* arch_option_ = nullptr;
-  std::string format_ = "text", output_, baseline_, write_baseline_, config_path_, engine_, cache_dir_, report_dir_, fail_on_ = "warning";
+  std::string frames_ = "user", format_ = "text", output_, baseline_, write_baseline_, config_path_, engine_, cache_dir_, report_dir_, fail_on_ = "warning";
   unsigned jobs_ = 0;
   std::optional<double> time_budget_;
   std::optional<unsigned> memory_mb_, timeout_ms_;

@@ -135,7 +135,7 @@ class Sources {
 // ---- placement --------------------------------------------------------------------------------
 
 Placement place(const Module& m, Sources& sources, const std::shared_ptr<const SourceText>& ptx, const SiteOrigin& o,
-                const std::string& kernel) {
+                const std::string& kernel, bool all_frames) {
   Placement p;
   const SourceLoc ptx_loc{ptx, o.pos};
   p.ptx_line = static_cast<int>(line_col_of(*ptx, o.pos).first);
@@ -154,6 +154,19 @@ Placement place(const Module& m, Sources& sources, const std::shared_ptr<const S
   std::optional<SourceLoc> user;
   if (!frames.empty() && frames.front().line > 0) user = sources.at(frames.front().file, frames.front().line, frames.front().col);
   p.loc = user ? *user : ptx_loc;
+  // Frames in files the checker does not read (a library's headers outside the project) are
+  // collapsed, a run of them into one note, unless every frame is asked for (`--frames all`).
+  std::vector<Note> library_run;
+  auto flush_library_run = [&] {
+    if (library_run.size() < 2 || all_frames) {
+      p.notes.insert(p.notes.end(), library_run.begin(), library_run.end());
+    } else {
+      p.notes.push_back(Note{{}, fmt::format("inlined through {} frames of library code, the innermost: {} (--frames all "
+                                             "shows each)",
+                                             library_run.size(), library_run.back().message)});
+    }
+    library_run.clear();
+  };
   for (size_t k = 1; k < frames.size(); ++k) {
     const SourceFrame& f = frames[k];
     if (f.line <= 0) continue;
@@ -161,9 +174,14 @@ Placement place(const Module& m, Sources& sources, const std::shared_ptr<const S
     auto fn = m.debug_strings.find(f.function_label);
     const std::string what = called[k] ? "in the called function" : "inlined";
     const std::string in = fn == m.debug_strings.end() ? "" : " in " + demangled(fn->second);
-    p.notes.push_back(Note{loc.value_or(SourceLoc{}), loc ? what + in
-                                                          : fmt::format("{}{} at {}:{}:{}", what, in, sources.name(f.file), f.line, f.col)});
+    if (loc) {
+      flush_library_run();
+      p.notes.push_back(Note{*loc, what + in});
+    } else {
+      library_run.push_back(Note{{}, fmt::format("{}{} at {}:{}:{}", what, in, sources.name(f.file), f.line, f.col)});
+    }
   }
+  flush_library_run();
   if (!frames.empty() && !user && frames.front().line > 0)
     p.notes.insert(p.notes.begin(), Note{SourceLoc{}, fmt::format("source: {}:{}:{} (not read)", sources.name(frames.front().file),
                                                                   frames.front().line, frames.front().col)});
@@ -549,6 +567,7 @@ std::string inputs_key(const FrontEndInputs& inputs) {
   std::string key;
   for (const std::string& e : inputs.extra_sources) key += "source " + e + "\n";
   if (inputs.kernel_filter) key += "kernels " + *inputs.kernel_filter + "\n";
+  if (inputs.all_frames) key += "all frames\n";
   for (const auto* list : {&inputs.option_launches, &inputs.config_launches})
     for (const StatedLaunch& l : *list) key += fmt::format("launch {} {}\n", l.kernel, annotate::launch_text(l.facts));
   if (inputs.host_launches)
@@ -630,10 +649,10 @@ std::unique_ptr<CompiledModule> read_compiled_module(std::shared_ptr<const Sourc
         facts.uniform_names[f->params[p].name] =
             p < names.size() && !names[p].empty() ? fmt::format("{} (parameter {})", names[p], p) : fmt::format("parameter {}", p);
     }
-    for (const Issue& issue : r.issues) facts.issues.emplace_back(place(out->module, sources, src, issue.origin, facts.name), issue.message);
+    for (const Issue& issue : r.issues) facts.issues.emplace_back(place(out->module, sources, src, issue.origin, facts.name, inputs.all_frames), issue.message);
     for (size_t s = 0; s < r.sites.size(); ++s) {
       const Site& site = r.sites[s];
-      AccessFact a = access_fact(*out, site, s, place(out->module, sources, src, site.origin, facts.name));
+      AccessFact a = access_fact(*out, site, s, place(out->module, sources, src, site.origin, facts.name, inputs.all_frames));
       (site.kind == SiteKind::NotPerLane ? facts.descriptors : facts.accesses).push_back(std::move(a));
     }
     out->kernels.push_back(std::move(facts));

@@ -27,7 +27,8 @@
 namespace lp::ptx {
 
 /// Where an instruction is shown: the user's source line of its outermost frame when that file may
-/// be read (else the PTX line), with the inlined frames and the PTX instruction as notes.
+/// be read (else the PTX line), with the inlined frames (runs of library frames collapsed, see
+/// FrontEndInputs::all_frames) and the PTX instruction as notes.
 struct Placement {
   SourceLoc loc;
   std::vector<Note> notes;
@@ -51,6 +52,9 @@ struct FrontEndInputs {
   /// Only the kernels whose demangled or PTX name this regular expression (ECMAScript) finds are
   /// analysed (`check --kernel`); none: every kernel. The caller has checked that it compiles.
   std::optional<std::string> kernel_filter;
+  /// Every inlined frame as a note (`check --frames all`); otherwise a run of frames in files the
+  /// checker does not read (a library's headers) is one note naming the innermost.
+  bool all_frames = false;
   /// The PTX's file when the text is shown under another name (a PTX the run compiled and does
   /// not keep: `<PTX of a.cu for sm_90>`); none: the text's name is its path.
   std::optional<std::string> ptx_path;
