@@ -8,15 +8,20 @@
 #include <charconv>
 #include <regex>
 #include <filesystem>
+#include <functional>
 #include <iostream>
+#include <map>
 
 #include "analyzer/annotate/AnnotationParser.h"
 #include "analyzer/ir/Print.h"
+#include "analyzer/ptx/KernelFacts.h"
 #include "cli/Command.h"
+#include "cli/CudaCompile.h"
 #include "report/BankView.h"
 #include "report/HtmlReport.h"
 #include "rules/AlgebraSteps.h"
 #include "rules/BufferGraph.h"
+#include "rules/CompiledAccess.h"
 #include "rules/DeclaredAccess.h"
 
 namespace lp::cli {
@@ -79,11 +84,20 @@ class ExplainCommand : public Command {
     sub->add_option("--rows", rows_, "Layouts: the range of mode 0 to show, A..B (default the first 16)");
     sub->add_option("--cols", cols_, "Layouts: the range of mode 1 to show, A..B (default the first 16)");
     sub->add_option("--html", html_, "Accesses: also write the HTML picture of the issue to this file");
+    sub->add_flag("--cuda", cuda_,
+                  "Compiled code: FILE.cu:LINE is compiled with nvcc (-O3 -lineinfo --ptx) and the shared-memory "
+                  "instructions placed at that line are shown");
+    sub->add_option("--ptx", ptx_, "Compiled code: FILE.cu:LINE names a line of this PTX's source (compiled already)");
+    sub->add_option("--arch", arch_, "With --cuda: the architecture compiled for (default " + std::string(hw::kDefaultArchName) + ")");
+    sub->add_option("--set", set_,
+                    "Compiled code: a uniform unknown's value, NAME=VALUE (warp=1, ntid.x=128, a parameter's name; repeat "
+                    "for more); the others take their counterexample's value, or the lowest of their domain");
     return sub;
   }
 
   int run() override {
     const Target t = parse_target(target_);
+    if (cuda_ || !ptx_.empty() || std::filesystem::path(t.path).extension() == ".ptx") return explain_compiled(t);
     annotate::ParseResult file = annotate::parse_annotations(t.path, read_input(t.path));
     if (file.skipped) throw InputError(fmt::format("{} is not a file LayoutProof reads annotations from", t.path));
     if (file.has_errors()) {
@@ -116,6 +130,183 @@ class ExplainCommand : public Command {
   }
 
  private:
+  // ---- compiled code: the shared-memory instructions at a PTX line, or placed at a source line ----
+  int explain_compiled(const Target& t) {
+    if (!t.line) throw InputError(fmt::format("'{}': compiled code is explained at a line: FILE.ptx:LINE or FILE.cu:LINE", target_));
+    if (cuda_ && !ptx_.empty()) throw InputError("--cuda compiles FILE.cu, --ptx names its PTX: give one");
+    const bool at_ptx_line = !cuda_ && ptx_.empty();
+    std::string ptx_path = at_ptx_line ? t.path : ptx_;
+    std::string scratch;
+    ptx::FrontEndInputs inputs;
+    if (!at_ptx_line) inputs.extra_sources.insert(t.path);
+    if (cuda_) {
+      try {
+        scratch = make_scratch_dir();
+        ptx_path = (std::filesystem::path(scratch) / (std::filesystem::path(t.path).filename().string() + ".ptx")).string();
+        const CompiledPtx c = compile_cuda_to_ptx(PtxCompileJob{t.path, "", {}, {}, arch_, ptx_path, scratch});
+        inputs.host_launches = c.host_launches;
+      } catch (const CudaCompileError& e) {
+        std::error_code ec;
+        if (!scratch.empty()) std::filesystem::remove_all(scratch, ec);
+        std::cerr << e.output << "error: " << e.what() << "\n";
+        return kBadInput;
+      }
+    }
+    auto src = std::make_shared<SourceText>();
+    src->name = ptx_path;
+    src->text = read_input(ptx_path);
+    if (cuda_) {
+      std::error_code ec;
+      std::filesystem::remove_all(scratch, ec);
+      src->name = fmt::format("<PTX of {} for {}>", t.path, arch_);
+      inputs.ptx_path = ptx_path;
+    }
+    const auto m = ptx::read_compiled_module(src, inputs);
+    if (m->read_error) {
+      std::cerr << m->read_error->render();
+      return kBadInput;
+    }
+    std::map<std::string, int64_t> values;
+    for (const std::string& s : set_) {
+      const size_t eq = s.rfind('=');
+      if (eq == std::string::npos || eq == 0) throw InputError(fmt::format("--set '{}': expected NAME=VALUE", s));
+      values[s.substr(0, eq)] = parse_int_option(s.substr(eq + 1), "--set");
+    }
+    std::error_code ec;
+    const auto wanted = std::filesystem::weakly_canonical(t.path, ec);
+    std::string out;
+    for (const ptx::KernelFacts& k : m->kernels)
+      for (const ptx::AccessFact& a : k.accesses) {
+        const bool here = at_ptx_line ? a.at.ptx_line == static_cast<int>(*t.line)
+                                      : a.at.loc.source && line_col_of(*a.at.loc.source, a.at.loc.offset).first == *t.line &&
+                                            std::filesystem::weakly_canonical(a.at.loc.source->name, ec) == wanted;
+        if (here) out += explain_instruction(*m, k, a, values);
+      }
+    if (out.empty())
+      throw InputError(fmt::format("{}:{}: no shared-memory instruction with per-lane addresses {}", t.path, *t.line,
+                                   at_ptx_line ? "on this PTX line" : "is placed at this line"));
+    std::cout << out;
+    return kOk;
+  }
+
+  // One instruction's warp: at the counterexample of its conflict (or alignment, bounds) when it
+  // has one, with --set's values over it; else at --set's values and each other unknown's lowest.
+  std::string explain_instruction(const ptx::CompiledModule& m, const ptx::KernelFacts& k, const ptx::AccessFact& a,
+                                  std::map<std::string, int64_t> values) const {
+    std::string s = fmt::format("{}:{}:{}: {} in {}\n", a.at.loc.source ? a.at.loc.source->name : m.ptx->name,
+                                a.at.loc.source ? line_col_of(*a.at.loc.source, a.at.loc.offset).first : 0,
+                                a.at.loc.source ? line_col_of(*a.at.loc.source, a.at.loc.offset).second : 0, a.what, k.name);
+    if (a.unknown) return s + fmt::format("  not modelled: {}\n", *a.unknown);
+    const SymbolicAccess acc = rules::symbolic_access(m, k, a);
+    std::string from = "the lowest value of each unknown";
+    if (acc.instr) {
+      const SymbolicResult r = decide_symbolic_access(acc, Engine::Auto, SolverLimits{});
+      for (const SymbolicProperty* p : {&r.conflicts, &r.alignment, &r.bounds})
+        if (p->witness) {
+          for (const auto& [name, v] : p->witness->uniforms) values.emplace(name, v);  // --set wins
+          from = "the counterexample's values";
+          break;
+        }
+      if (from != "the counterexample's values")
+        from = r.conflicts.verdict == Verdict::Proven ? "the lowest value of each unknown (proven conflict-free for all)"
+                                                      : "the lowest value of each unknown";
+    }
+    SymbolicWitness w;
+    try {
+      // --set names an unknown as findings show it (or by its PTX name).
+      const SymbolicWitness lowest = warp_at(acc, {});
+      std::map<std::string, int64_t> raw;
+      for (const auto& [name, v] : values) {
+        auto it = std::find_if(lowest.uniforms.begin(), lowest.uniforms.end(),
+                               [&](const auto& u) { return u.first == name || k.shown_uniform(u.first) == name; });
+        if (it == lowest.uniforms.end()) {
+          std::vector<std::string> names;
+          for (const auto& u : lowest.uniforms) names.push_back(k.shown_uniform(u.first));
+          throw InputError(fmt::format("{} in {}: --set {}: the access does not depend on it (its unknowns: {})", a.what, k.name,
+                                       name, names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "))));
+        }
+        raw[it->first] = v;
+      }
+      w = warp_at(acc, raw);
+    } catch (const std::invalid_argument& e) {
+      throw InputError(fmt::format("{} in {}: {}", a.what, k.name, e.what()));
+    }
+    std::vector<std::string> shown;
+    for (const auto& [name, v] : w.uniforms) shown.push_back(fmt::format("{} = {}", k.shown_uniform(name), v));
+    s += fmt::format("  at {}: {}\n", set_.empty() ? from : "--set and " + from, shown.empty() ? "(no unknowns)" : fmt::format("{}", fmt::join(shown, ", ")));
+    if (!acc.instr) return s + "  no bank model for this instruction (shared-memory atomics): lanes and addresses only\n" +
+                           lane_rows(w, acc.bytes);
+    rules::BankConflictCex cex;
+    cex.instruction = acc.instr->name;
+    cex.arch = m.arch->name;
+    cex.lane_addresses = w.addresses;
+    if (w.active != hw::kAllLanes) cex.active_lanes = w.active;
+    std::optional<report::BankView> v;
+    try {
+      v = report::bank_view(cex);
+    } catch (const std::exception& e) {
+      return s + fmt::format("  the hardware model refuses this warp: {}\n", e.what()) + lane_rows(w, acc.bytes);
+    }
+    s += fmt::format("  as {} on {}: {} wavefront{}, ideal {}{}\n", acc.instr->name, m.arch->name, v->cost.wavefronts,
+                     v->cost.wavefronts == 1 ? "" : "s", v->cost.ideal, v->cost.merged ? " (merged)" : "");
+    if (!w.active) s += "  no lane executes the instruction at these values (a warp outside the block, a guard that is false)\n";
+    s += phase_rows(*v, [](int) { return std::string("-"); });
+    if (!html_.empty()) write_picture(cex, fmt::format("{} in {}", a.what, k.name), s);
+    return s;
+  }
+
+  // Lanes and addresses without banks.
+  static std::string lane_rows(const SymbolicWitness& w, int bytes) {
+    std::string s = "    lane   byte  bytes\n";
+    for (int lane = 0; lane < hw::kWarpLanes; ++lane)
+      s += (w.active >> lane) & 1 ? fmt::format("    {:>4}  {:>5}  {}\n", lane, w.addresses[static_cast<size_t>(lane)], bytes)
+                                  : fmt::format("    {:>4}  (inactive)\n", lane);
+    return s;
+  }
+
+  // Each phase of `v`: its lanes, wavefronts, busiest bank and words, then one row per lane.
+  static std::string phase_rows(const report::BankView& v, const std::function<std::string(int)>& coordinate) {
+    std::string s;
+    for (size_t k = 0; k < v.cost.phases.size(); ++k) {
+      const hw::PhaseCost& ph = v.cost.phases[k];
+      if (ph.words.empty()) {  // every lane of the phase is inactive
+        s += fmt::format("  phase {} (lanes {}): no active lane; {} wavefront\n", k, lane_list(ph.lanes), ph.wavefronts);
+        continue;
+      }
+      s += fmt::format("  phase {} (lanes {}): {} wavefront{}; busiest bank {} delivers {} word{}: {}\n", k, lane_list(ph.lanes),
+                       ph.wavefronts, ph.wavefronts == 1 ? "" : "s", ph.bank, ph.words.size(), ph.words.size() == 1 ? "" : "s",
+                       fmt::join(ph.words, ", "));
+      s += "    lane  coordinate        byte  banks          words\n";
+      for (int lane : ph.lanes) {
+        if (!v.is_active(lane)) {
+          s += fmt::format("    {:>4}  (inactive: does not execute the instruction)\n", lane);
+          continue;
+        }
+        const int64_t a = v.addresses[static_cast<size_t>(lane)];
+        std::vector<int64_t> words;
+        for (int64_t w = a / v.arch->bank_bytes; w <= (a + v.instr->bytes - 1) / v.arch->bank_bytes; ++w) words.push_back(w);
+        const std::vector<int> banks = v.banks_of(lane);
+        const bool busiest = ph.wavefronts > 1 && std::find(banks.begin(), banks.end(), ph.bank) != banks.end();
+        s += fmt::format("    {:>4}  {:<16}  {:>5}  {:<13}  {}{}\n", lane, coordinate(lane), a, fmt::format("{}", fmt::join(banks, ",")),
+                         fmt::join(words, ","), busiest ? "  <- busiest bank" : "");
+      }
+    }
+    return s;
+  }
+
+  // --html: the picture of one warp, as the HTML report draws a counterexample.
+  void write_picture(const rules::BankConflictCex& cex, const std::string& message, std::string& s) const {
+    rules::Finding f;
+    f.rule_id = "LP002";
+    f.severity = Severity::Note;
+    f.message = message;
+    f.counterexample = cex;
+    report::FindingsDoc doc;
+    doc.findings.push_back(report::ReportedFinding{std::move(f), std::nullopt});
+    write_output(report::render_html_report(doc), html_, "HTML picture");
+    s += fmt::format("  picture: {}\n", html_);
+  }
+
   static size_t line_of(const annotate::Statement& s) { return line_col_of(*s.loc.source, s.loc.offset).first; }
 
   static std::string name_of(const annotate::Statement& s) {
@@ -162,42 +353,9 @@ class ExplainCommand : public Command {
     std::string s = fmt::format("{} on '{}' ({} {}, align {}), issued instruction {} of {} at base {}: {} wavefronts, ideal {}\n",
                                 acc.instr->name, acc.buffer.text, buf.dtype->name, buf.layout->instance_text(), access->base_align(),
                                 issue_, access->issue_count(), base_, v.cost.wavefronts, v.cost.ideal);
-    for (size_t k = 0; k < v.cost.phases.size(); ++k) {
-      const hw::PhaseCost& ph = v.cost.phases[k];
-      if (ph.words.empty()) {  // every lane of the phase is inactive
-        s += fmt::format("  phase {} (lanes {}): no active lane; {} wavefront\n", k, lane_list(ph.lanes), ph.wavefronts);
-        continue;
-      }
-      s += fmt::format("  phase {} (lanes {}): {} wavefront{}; busiest bank {} delivers {} word{}: {}\n", k, lane_list(ph.lanes),
-                       ph.wavefronts, ph.wavefronts == 1 ? "" : "s", ph.bank, ph.words.size(), ph.words.size() == 1 ? "" : "s",
-                       fmt::join(ph.words, ", "));
-      s += "    lane  coordinate        byte  banks          words\n";
-      for (int lane : ph.lanes) {
-        if (!access->is_active(lane)) {
-          s += fmt::format("    {:>4}  (inactive: does not execute the instruction)\n", lane);
-          continue;
-        }
-        const int64_t a = v.addresses[static_cast<size_t>(lane)];
-        std::vector<int64_t> words;
-        for (int64_t w = a / v.arch->bank_bytes; w <= (a + v.instr->bytes - 1) / v.arch->bank_bytes; ++w) words.push_back(w);
-        const std::vector<int> banks = v.banks_of(lane);
-        const bool busiest = ph.wavefronts > 1 && std::find(banks.begin(), banks.end(), ph.bank) != banks.end();
-        s += fmt::format("    {:>4}  {:<16}  {:>5}  {:<13}  {}{}\n", lane, fmt::format("({})", fmt::join(access->coordinate(lane, issue_), ",")),
-                         a, fmt::format("{}", fmt::join(banks, ",")), fmt::join(words, ","),
-                         busiest ? "  <- busiest bank" : "");
-      }
-    }
-    if (!html_.empty()) {
-      rules::Finding f;
-      f.rule_id = "LP002";
-      f.severity = Severity::Note;
-      f.message = fmt::format("{} on '{}', issued instruction {} at base {}", acc.instr->name, acc.buffer.text, issue_, base_);
-      f.counterexample = cex;
-      report::FindingsDoc doc;
-      doc.findings.push_back(report::ReportedFinding{std::move(f), std::nullopt});
-      write_output(report::render_html_report(doc), html_, "HTML picture");
-      s += fmt::format("  picture: {}\n", html_);
-    }
+    s += phase_rows(v, [&](int lane) { return fmt::format("({})", fmt::join(access->coordinate(lane, issue_), ",")); });
+    if (!html_.empty())
+      write_picture(cex, fmt::format("{} on '{}', issued instruction {} at base {}", acc.instr->name, acc.buffer.text, issue_, base_), s);
     return s;
   }
 
@@ -258,7 +416,9 @@ class ExplainCommand : public Command {
     return s;
   }
 
-  std::string target_, rows_, cols_, html_;
+  std::string target_, rows_, cols_, html_, ptx_, arch_{hw::kDefaultArchName};
+  std::vector<std::string> set_;
+  bool cuda_ = false;
   int64_t issue_ = 0, base_ = 0;
 };
 

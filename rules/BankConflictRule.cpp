@@ -185,18 +185,11 @@ class BankConflictRule : public Rule {
 
   // A uniform unknown as the user knows it: a parameter by its name and position, a shared
   // symbol demangled.
-  static std::string uniform_name(const ptx::KernelFacts& k, const std::string& name) {
-    for (const auto& [param, shown] : k.uniform_names)
-      if (name == param) return shown;
-      else if (name.rfind(param + "+", 0) == 0) return shown + name.substr(param.size());
-    return ptx::demangled(name);
-  }
-
   static void witness_notes(const ptx::CompiledModule& m, const ptx::KernelFacts& k, const SymbolicWitness& w,
                             rules::Finding& f) {
     if (!w.uniforms.empty()) {
       std::string u;
-      for (const auto& [name, value] : w.uniforms) u += fmt::format("{}{} = {}", u.empty() ? "" : ", ", uniform_name(k, name), value);
+      for (const auto& [name, value] : w.uniforms) u += fmt::format("{}{} = {}", u.empty() ? "" : ", ", k.shown_uniform(name), value);
       add_note(f, "with the uniform values " + u);
     }
     if (w.active != hw::kAllLanes) add_note(f, "active lanes: " + lanes_text(w.active));

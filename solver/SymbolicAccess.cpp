@@ -1,6 +1,7 @@
 #include "solver/SymbolicAccess.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <functional>
@@ -1457,6 +1458,58 @@ std::optional<uint64_t> z3_encoded_value(const term::TermPool& pool, term::TermI
   value = value.substitute(from, to).simplify();
   uint64_t out = 0;
   if (!value.is_numeral_u64(out)) return std::nullopt;
+  return out;
+}
+
+SymbolicWitness warp_at(const SymbolicAccess& a, const std::map<std::string, int64_t>& values) {
+  const TermPool& P = *a.pool;
+  std::set<VarId> vs;
+  for (TermId t : {a.address, a.active, a.extent})
+    for (VarId v : P.vars_of(t))
+      if (P.var(v).kind != VarKind::Lane) vs.insert(v);
+  if (a.base) vs.insert(*a.base);
+  term::Evaluator ev(P);
+  std::set<std::string> used;
+  for (VarId v : vs) {
+    const auto& info = P.var(v);
+    if (info.kind != VarKind::Uniform)
+      throw std::invalid_argument(fmt::format("the access depends on {}: {}", info.name,
+                                              info.reason.empty() ? "a value no uniform assignment fixes" : info.reason));
+    auto narrowed = a.narrowed.find(v);
+    const term::VarDomain d = narrowed != a.narrowed.end() ? narrowed->second : term::VarDomain{info.lo, info.hi, info.align_log2};
+    const uint64_t hi = std::min(d.hi, term::mask_of(info.width));
+    const uint64_t step = uint64_t{1} << std::min(d.align_log2, 63);
+    uint64_t x = (d.lo + step - 1) / step * step;  // the lowest aligned value
+    if (auto given = values.find(info.name); given != values.end()) {
+      x = static_cast<uint64_t>(given->second) & term::mask_of(info.width);
+      if (x < d.lo || x > hi || x % step != 0)
+        throw std::invalid_argument(fmt::format("{} = {} is outside its values: {}..{}{}", info.name, given->second, d.lo, hi,
+                                                step > 1 ? fmt::format(", a multiple of {}", step) : ""));
+      used.insert(info.name);
+    }
+    ev.set(v, x);
+  }
+  for (const auto& [name, value] : values)
+    if (!used.count(name)) {
+      std::vector<std::string> names;
+      for (VarId v : vs) names.push_back(P.var(v).name);
+      throw std::invalid_argument(fmt::format("the access does not depend on '{}' (its unknowns: {})", name,
+                                              names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "))));
+    }
+  const Warp w = evaluate_warp(a, ev);
+  SymbolicWitness out;
+  out.uniforms = uniform_values(P, std::vector<VarId>(vs.begin(), vs.end()), ev);
+  out.addresses = w.addresses;
+  out.active = w.active;
+  out.extent = w.extent;
+  if (a.instr && w.active) {
+    if (auto norm = normalised(a, w.addresses, w.active)) {
+      const hw::AccessCost cost = hw::smem_access_cost(*a.arch, *a.instr, *norm, w.active);
+      out.wavefronts = cost.wavefronts;
+      out.ideal = cost.ideal;
+      out.merged = cost.merged;
+    }
+  }
   return out;
 }
 

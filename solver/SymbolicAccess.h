@@ -89,6 +89,14 @@ struct SymbolicResult {
 std::optional<uint64_t> z3_encoded_value(const term::TermPool& pool, term::TermId t, int lane,
                                          const std::map<term::VarId, uint64_t>& values);
 
+/// The warp under one assignment of the uniform unknowns the access depends on (by their names):
+/// the values in `values`, each other unknown at the lowest value of its domain; `uniforms` lists
+/// them all, and `wavefronts`/`ideal` are the hardware model's for the active lanes (0 without a
+/// bank model). What `layoutproof explain` shows of a compiled access. Throws std::invalid_argument
+/// for a name that is not one of the access's unknowns, a value outside its unknown's range or
+/// alignment, or an access that depends on values no assignment fixes (loaded data, opaque values).
+SymbolicWitness warp_at(const SymbolicAccess& access, const std::map<std::string, int64_t>& values);
+
 /// Decides the three properties. With free extents, a property refuted for some block shapes is
 /// searched for the weakest condition of the forms "ntid.x is a multiple of 2^k" and "each extent
 /// at most N" (and both) under which it is proven (docs/ptx.md, verdicts that depend on the launch).

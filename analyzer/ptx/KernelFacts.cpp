@@ -660,4 +660,11 @@ std::unique_ptr<CompiledModule> read_compiled_module(std::shared_ptr<const Sourc
   return out;
 }
 
+std::string KernelFacts::shown_uniform(const std::string& name) const {
+  for (const auto& [param, shown] : uniform_names)
+    if (name == param) return shown;
+    else if (name.rfind(param + "+", 0) == 0) return shown + name.substr(param.size());
+  return demangled(name);
+}
+
 }  // namespace lp::ptx

@@ -77,6 +77,9 @@ struct KernelFacts {
   std::vector<std::pair<Placement, std::string>> issues;  ///< parts of the kernel not analysed
   /// How a uniform unknown is shown: a parameter's PTX name -> "width (parameter 2)".
   std::map<std::string, std::string> uniform_names;
+  /// A uniform unknown's name as findings show it: a parameter by its source name (and a part of a
+  /// parameter, "width (parameter 2)+8"), a shared symbol demangled, others as they are.
+  std::string shown_uniform(const std::string& name) const;
   /// The launch domain the kernel was evaluated in, and where it comes from (for --verbose).
   std::string launch;
   /// The kernel's definition in its source when the checker reads it, else its `.entry` in the PTX.

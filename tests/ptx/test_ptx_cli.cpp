@@ -10,6 +10,10 @@
 #include <sstream>
 #include <nlohmann/json.hpp>
 
+#include "PtxOracle.h"
+#include "hw/Arch.h"
+#include "hw/BankModel.h"
+#include "hw/SmemInstr.h"
 #include "replay/Process.h"
 #include "support/Files.h"
 #include "support/Process.h"
@@ -186,4 +190,82 @@ TEST_CASE("check PTX: the verdicts reproduce Nsight Compute's source counters me
   CHECK(conflicts >= 10);
   CHECK(kernels.size() >= 10);
   fs::remove_all(tmp);
+}
+
+TEST_CASE("explain: a compiled instruction lane by lane equals its source formula and the bank model (brute force)",
+          "[ptx][explain]") {
+  const auto lines = lp::test::oracle_lines(kDir + "smem_kernels.cu");
+  const lp::hw::Arch& arch = lp::hw::arch_by_name("sm_80");  // the checked-in PTX's .target
+  const std::set<std::string> tags{"padded_store", "padded_load", "naive_store", "naive_load", "swizzled_store",
+                                   "swizzled_load", "predicated_even", "predicated_half"};
+  int compared = 0;
+  for (const lp::test::OracleAccess& o : lp::test::smem_kernel_oracle()) {
+    if (!tags.count(o.tag)) continue;
+    for (int warp : {0, 1, 3}) {
+      INFO(o.tag << " at warp " << warp);
+      auto r = run_layoutproof({"explain", kDir + "smem_kernels.cu:" + std::to_string(lines.at(o.tag)), "--ptx",
+                                kDir + "smem_kernels.ptx", "--set", "warp=" + std::to_string(warp), "--set", "ntid.x=128"});
+      REQUIRE(r.exit_code == 0);
+      // The block of the instruction the oracle names ("as st.shared.b32 on sm_80: ...").
+      std::istringstream in(r.out);
+      std::string line;
+      bool inside = false;
+      std::map<int, int64_t> byte_of;
+      std::map<int, std::string> banks_of;
+      std::set<int> inactive;
+      int64_t wavefronts = -1, ideal = -1;
+      static const std::regex kCost(R"(  as (\S+) on sm_80: (\d+) wavefronts?, ideal (\d+).*)");
+      static const std::regex kRow(R"(\s+(\d+)  -\s+(\d+)  (\S+)\s+.*)"), kInactive(R"(\s+(\d+)  \(inactive.*)");
+      std::smatch m;
+      while (std::getline(in, line)) {
+        if (!line.empty() && line[0] != ' ') inside = false;
+        if (std::regex_match(line, m, kCost)) {
+          inside = m[1] == o.instr;
+          if (inside) wavefronts = std::stoll(m[2]), ideal = std::stoll(m[3]);
+        } else if (inside && std::regex_match(line, m, kRow)) {
+          byte_of[std::stoi(m[1])] = std::stoll(m[2]);
+          banks_of[std::stoi(m[1])] = m[3];
+        } else if (inside && std::regex_match(line, m, kInactive)) {
+          inactive.insert(std::stoi(m[1]));
+        }
+      }
+      REQUIRE(wavefronts >= 0);
+      std::vector<int64_t> addresses(32);
+      lp::hw::LaneMask active = 0;
+      for (int lane = 0; lane < 32; ++lane) {
+        lp::test::OracleEnv e;
+        e.lane = lane;
+        e.warp = warp;
+        e.threads = 128;
+        addresses[static_cast<size_t>(lane)] = o.offset(e);
+        const bool runs = o.active(e);
+        if (runs) active |= lp::hw::LaneMask{1} << lane;
+        CHECK(inactive.count(lane) == !runs);
+        if (!runs) continue;
+        REQUIRE(byte_of.count(lane));
+        CHECK(byte_of[lane] == o.offset(e));  // the tile's base at its lowest value, 0
+        CHECK(banks_of[lane] == std::to_string((o.offset(e) / 4) % 32));
+        ++compared;
+      }
+      const lp::hw::AccessCost cost = lp::hw::smem_access_cost(arch, lp::hw::smem_instr(o.instr), addresses, active);
+      CHECK(wavefronts == cost.wavefronts);
+      CHECK(ideal == cost.ideal);
+    }
+  }
+  CHECK(compared > 500);
+}
+
+TEST_CASE("explain: compiled code refuses what it cannot show, with the reason", "[ptx][explain]") {
+  const std::string line = std::to_string(lp::test::oracle_lines(kDir + "smem_kernels.cu").at("naive_load"));
+  auto unknown = run_layoutproof({"explain", kDir + "smem_kernels.cu:" + line, "--ptx", kDir + "smem_kernels.ptx", "--set", "lane=3"});
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.err.find("--set lane: the access does not depend on it (its unknowns: warp, ntid.x, naive(float*, float const*)::tile)") !=
+        std::string::npos);
+  auto outside = run_layoutproof({"explain", kDir + "smem_kernels.cu:" + line, "--ptx", kDir + "smem_kernels.ptx", "--set", "warp=32"});
+  CHECK(outside.exit_code == 2);
+  CHECK(outside.err.find("warp = 32 is outside its values") != std::string::npos);
+  auto nothing = run_layoutproof({"explain", kDir + "smem_kernels.cu:1", "--ptx", kDir + "smem_kernels.ptx"});
+  CHECK(nothing.exit_code == 2);
+  CHECK(nothing.err.find("smem_kernels.cu:1: no shared-memory instruction with per-lane addresses is placed at this line") !=
+        std::string::npos);
 }
