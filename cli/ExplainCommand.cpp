@@ -197,7 +197,11 @@ class ExplainCommand : public Command {
                                 a.at.loc.source ? line_col_of(*a.at.loc.source, a.at.loc.offset).first : 0,
                                 a.at.loc.source ? line_col_of(*a.at.loc.source, a.at.loc.offset).second : 0, a.what, k.name);
     if (a.unknown) return s + fmt::format("  not modelled: {}\n", *a.unknown);
-    const SymbolicAccess acc = rules::symbolic_access(m, k, a);
+    SymbolicAccess acc = rules::symbolic_access(m, k, a);
+    if (a.cost_unknown) {
+      acc.instr = nullptr;
+      s += fmt::format("  its bank cost is not modelled: {}\n", *a.cost_unknown);
+    }
     std::string from = "the lowest value of each unknown";
     if (acc.instr) {
       const SymbolicResult r = decide_symbolic_access(acc, Engine::Auto, SolverLimits{});
@@ -234,7 +238,7 @@ class ExplainCommand : public Command {
     std::vector<std::string> shown;
     for (const auto& [name, v] : w.uniforms) shown.push_back(fmt::format("{} = {}", k.shown_uniform(name), v));
     s += fmt::format("  at {}: {}\n", set_.empty() ? from : "--set and " + from, shown.empty() ? "(no unknowns)" : fmt::format("{}", fmt::join(shown, ", ")));
-    if (!acc.instr) return s + "  no bank model for this instruction (shared-memory atomics): lanes and addresses only\n" +
+    if (!acc.instr) return s + "  no bank model for this instruction: lanes and addresses only\n" +
                            lane_rows(w, acc.bytes);
     rules::BankConflictCex cex;
     cex.instruction = acc.instr->name;

@@ -119,7 +119,8 @@ class BankConflictRule : public Rule {
   static Judged decide_access(const FileContext& ctx, const ptx::CompiledModule& m, const ptx::KernelFacts& k,
                               const ptx::AccessFact& a) {
     if (a.unknown) return Judged{std::nullopt, *a.unknown};
-    const SymbolicAccess acc = symbolic_access(m, k, a);
+    SymbolicAccess acc = symbolic_access(m, k, a);
+    if (a.cost_unknown) acc.instr = nullptr;  // alignment and bounds only
     try {
       return Judged{decide_symbolic_access(acc, ctx.config.engine, ctx.config.limits), ""};
     } catch (const hw::HwError& e) {
@@ -130,27 +131,30 @@ class BankConflictRule : public Rule {
   static void report_access(const ptx::CompiledModule& m, const ptx::KernelFacts& k, const ptx::AccessFact& a, const Judged& j,
                             FindingSink& sink) {
     const ptx::Site& s = m.site(k, a);
-    auto unknown = [&](const std::string& reason) {
-      rules::Finding f = unknown_finding(a.at.loc, a.what + " is conflict-free", reason);
+    // Undecided: all three properties when the access itself is not modelled, else its conflicts
+    // (an instruction without a bank model).
+    auto unknown = [&](const std::string& what, const std::string& reason) {
+      rules::Finding f = unknown_finding(a.at.loc, what, reason);
       f.notes = a.at.notes;
       if (!j.result && s.unknown_is_data) data_dependent(f);
-      sink.obligation_at(a.at.loc, a.what + " is conflict-free, aligned and in bounds", false, 0);
+      sink.obligation_at(a.at.loc, what, false, 0);
       report_compiled(sink, m, k, a, std::move(f));
     };
-    if (!j.result) return unknown(j.unknown);
+    if (!j.result) return unknown(a.what + " is conflict-free, aligned and in bounds", j.unknown);
     const SymbolicResult& r = *j.result;
     const std::string region = s.symbol ? fmt::format("'{}'", ptx::demangled(*s.symbol)) : "shared memory";
     sink.obligation_at(a.at.loc, a.what + " is aligned", r.alignment.verdict == Verdict::Proven, r.alignment.time_ms, proof_of(r.alignment));
     sink.obligation_at(a.at.loc, fmt::format("{} stays inside {}", a.what, region), r.bounds.verdict == Verdict::Proven,
                        r.bounds.time_ms, proof_of(r.bounds));
-    if (a.instr)
+    const bool modelled = a.instr && !a.cost_unknown;
+    if (modelled)
       sink.obligation_at(a.at.loc, a.what + " is conflict-free", r.conflicts.verdict == Verdict::Proven, r.conflicts.time_ms,
                          proof_of(r.conflicts));
     compiled_property(m, k, a, a.what + " is aligned", a.what + " is misaligned", r.alignment, sink);
     compiled_property(m, k, a, fmt::format("{} stays inside {}", a.what, region), fmt::format("{} leaves {}", a.what, region),
                       r.bounds, sink);
-    if (a.instr) compiled_conflict(m, k, a, *a.instr, r.conflicts, sink);
-    else unknown(r.conflicts.reason);
+    if (modelled) compiled_conflict(m, k, a, *a.instr, r.conflicts, sink);
+    else unknown(a.what + " is conflict-free", a.cost_unknown.value_or(r.conflicts.reason));
   }
 
   // An unknown that loaded data alone explains (Finding::data_dependent): the access itself is

@@ -132,6 +132,7 @@ ojson to_json(const Finding& f) {
   if (f.kind == FindingKind::Unknown) j["limited"] = f.limited;
   if (f.kind == FindingKind::Unknown) j["dataDependent"] = f.data_dependent;
   if (f.kind == FindingKind::Unknown) j["cause"] = unknown_cause_name(unknown_cause(f));
+  if (f.kind == FindingKind::Unknown) j["reason"] = f.reason.empty() ? f.message : f.reason;
   if (!f.compiled.empty()) {
     j["kernel"] = f.compiled.front().kernel;
     j["instances"] = ojson::array();
@@ -177,6 +178,10 @@ Finding finding_from_json(const json& j) {
   if (const json* d = member(j, "dataDependent")) {
     if (!d->is_boolean()) throw FindingJsonError("dataDependent must be true or false");
     f.data_dependent = d->get<bool>();
+  }
+  if (const json* r = member(j, "reason")) {
+    if (!r->is_string()) throw FindingJsonError("reason must be a string");
+    f.reason = r->get<std::string>();
   }
   if (const json* instances = member(j, "instances")) {
     if (!instances->is_array()) throw FindingJsonError("instances must be an array");

@@ -76,6 +76,9 @@ struct Finding {
   /// through loaded indices): no model decides it, and `[gate] data-dependent` sets its severity
   /// apart from other unknowns, so a project can accept this class explicitly.
   bool data_dependent = false;
+  /// An unknown's reason on its own (the message ends with it): what is not modelled or decided,
+  /// or which limit stopped the proof. Empty for other findings.
+  std::string reason;
   /// The compiled instructions the finding is about: none for an annotation's finding, one as a
   /// rule reports it, several once findings alike but for their instruction (a template's
   /// instantiations, an unrolled loop's copies of one source line, one line compiled for two

@@ -94,7 +94,7 @@ json to_json(const FileResult& r, const std::string& key, const std::shared_ptr<
                                {"loc", sources.loc(f.loc)}, {"message", f.message}, {"notes", notes},
                                {"counterexample", rules::to_json(f.counterexample)}, {"trace", trace},
                                {"fingerprint", f.fingerprint}, {"gates", f.gates}, {"limited", f.limited},
-                               {"data_dependent", f.data_dependent}, {"compiled", compiled}});
+                               {"data_dependent", f.data_dependent}, {"reason", f.reason}, {"compiled", compiled}});
   }
   for (const auto& o : r.obligations)
     out["obligations"].push_back({o.rule_id, sources.loc(o.loc), o.description, o.passed, o.time_ms, rules::to_json(o.proof)});
@@ -122,6 +122,7 @@ FileResult from_json(const json& j, const std::string& key, const std::shared_pt
     x.gates = f.at("gates");
     x.limited = f.at("limited");
     x.data_dependent = f.at("data_dependent");
+    x.reason = f.at("reason");
     for (const auto& c : f.at("compiled")) x.compiled.push_back(rules::CompiledInstance{c[0], c[1], c[2], c[3], c[4]});
     r.findings.push_back(std::move(x));
   }

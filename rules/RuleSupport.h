@@ -40,6 +40,7 @@ inline std::string join(const std::vector<int64_t>& v, const char* sep = ",") {
 inline rules::Finding unknown_finding(SourceLoc loc, const std::string& what, const std::string& reason) {
   rules::Finding f = finding(std::move(loc), fmt::format("could not decide whether {}: {}", what, reason));
   f.kind = rules::FindingKind::Unknown;
+  f.reason = reason;
   return f;
 }
 

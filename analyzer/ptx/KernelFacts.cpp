@@ -531,6 +531,7 @@ AccessFact access_fact(const CompiledModule& m, const Site& s, size_t index, Pla
   a.what = fmt::format("{} (PTX line {})", s.opcode, at.ptx_line);
   a.at = std::move(at);
   a.unknown = s.unknown;
+  a.cost_unknown = s.cost_unknown;
   if (a.unknown || s.kind == SiteKind::Atomic || s.kind == SiteKind::NotPerLane) return a;
   if (s.instr.empty()) {
     a.unknown = fmt::format("no bank model for a {}-byte access", s.bytes);

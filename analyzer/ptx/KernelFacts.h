@@ -67,6 +67,7 @@ struct AccessFact {
   std::string what;                      ///< "ld.shared.f32 (PTX line 133)"
   const hw::SmemInstr* instr = nullptr;  ///< null: no bank model (shared-memory atomics)
   std::optional<std::string> unknown;    ///< why the access cannot be decided at all
+  std::optional<std::string> cost_unknown;  ///< why its bank cost alone cannot be decided (ptx::Site::cost_unknown)
 };
 
 struct KernelFacts {

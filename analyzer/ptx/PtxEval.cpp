@@ -544,7 +544,8 @@ class KernelEval {
   }
 
   void record(State& s, const Instruction& ins, SiteKind kind, std::string instr, int bytes, TermId address,
-              std::optional<TermId> guard, std::optional<std::string> unknown = std::nullopt, std::string note = {}) {
+              std::optional<TermId> guard, std::optional<std::string> unknown = std::nullopt, std::string note = {},
+              std::optional<std::string> cost_unknown = std::nullopt) {
     if (probing_ > 0) return;
     Site site;
     site.kind = kind;
@@ -555,6 +556,7 @@ class KernelEval {
     site.active = guard ? P_.bit_and(s.reach, *guard) : s.reach;
     site.active_exact = s.exact;
     site.unknown = std::move(unknown);
+    site.cost_unknown = std::move(cost_unknown);
     site.note = std::move(note);
     site.origin = origin_at(ins.pos, ins.debug_loc);
     std::vector<VarId> bases;
@@ -1113,7 +1115,7 @@ class KernelEval {
       return;
     }
     record(s, ins, SiteKind::AsyncCopy, fmt::format("cp.async.{}.{}", ins.parts[2], *bytes), static_cast<int>(*bytes), dst,
-           guard, zero_fill);
+           guard, std::nullopt, {}, zero_fill);
   }
 
   // ---- calls: the callee's body evaluated in place (inlined) ----

@@ -74,6 +74,9 @@ struct Site {
   term::TermId active = 0;   ///< width 1: whether the lane executes the instruction
   bool active_exact = true;  ///< false inside a divergent loop (activity over-approximated)
   std::optional<std::string> unknown;  ///< why the access cannot be modelled at all
+  /// Why the bank cost alone is not modelled (a zero-filling cp.async): the address and activity
+  /// are, so alignment and bounds are still decided.
+  std::optional<std::string> cost_unknown;
   /// `unknown` because the address depends on data the kernel loads, and on nothing else the
   /// model lacks (term::VarInfo::loaded_data).
   bool unknown_is_data = false;

@@ -136,7 +136,7 @@ void check_file(const std::string& ptx_path, const std::string& cu_path, const s
           o = &entry;
       INFO(ptx_path << ": " << site.opcode << " at PTX offset " << site.origin.pos << " in " << k.name);
       REQUIRE(o != nullptr);
-      CHECK(site.unknown.has_value() == o->unknown);
+      CHECK((site.unknown.has_value() || site.cost_unknown.has_value()) == o->unknown);
       CHECK(site.active_exact);
       checked.tags.insert(o->tag);
       checked.samples += samples;
@@ -152,7 +152,7 @@ void check_file(const std::string& ptx_path, const std::string& cu_path, const s
       CHECK(std::any_of(site_lines.begin(), site_lines.end(), [&](int l) { return l >= marked && l <= marked + 2; }));
       const lp::hw::SmemInstr* instr = o->instr.empty() ? nullptr : &lp::hw::smem_instr(o->instr);
       const int address_lanes = instr ? lp::hw::address_lane_count(*instr) : lp::hw::kWarpLanes;
-      if (!instr || site.unknown) continue;
+      if (!instr || site.unknown || site.cost_unknown) continue;
       // The verdict, decided for every uniform value, agrees with the formula's samples.
       lp::SymbolicAccess acc;
       acc.pool = &a.pool;

@@ -284,12 +284,14 @@ def test_ttgir_and_ptx_give_every_async_copy_the_same_verdict(masked, tmp_path):
                           capture_output=True, text=True, timeout=600, cwd=os.path.dirname(os.path.abspath(__file__)))
     assert done.returncode in (0, 1), done.stderr
     report = json.loads(done.stdout)
+    # The conflict obligations: the PTX path also decides alignment and bounds, which prove_ttgir
+    # does not judge (a zero-filling copy's addresses are modelled, its bank cost is not).
     from_ptx = {}
     for o in report["obligations"]:
-        if o["description"].startswith("cp.async"):
+        if o["description"].startswith("cp.async") and "conflict-free" in o["description"]:
             from_ptx.setdefault(o["line"], set()).add("proven" if o["passed"] else "not proven")
     for f in report["findings"]:
-        if "cp.async" in f["message"]:
+        if "cp.async" in f["message"] and "conflict" in f["message"]:
             from_ptx[f["line"]].add({"violation": "refuted", "unknown": "unknown"}.get(f["kind"], f["kind"]))
     from_ptx = {line: v - {"not proven"} for line, v in from_ptx.items()}
     assert from_ttgir and from_ttgir == from_ptx

@@ -82,6 +82,9 @@ TEST_CASE("text report: what to do about an unknown depends on its cause", "[rep
   CHECK(text.find("no limit stopped it, so a longer one will not decide it") != std::string::npos);
   CHECK(text.find("--timeout-ms") == std::string::npos);
   CHECK(rules::to_json(*unknown)["cause"] == "model");
+  CHECK(rules::to_json(*unknown)["reason"] == unknown->message);  // a finding built without its reason alone: the message
+  unknown->reason = "a register carried around the loop is not modelled";
+  CHECK(rules::to_json(*unknown)["reason"] == "a register carried around the loop is not modelled");
   // Stopped by a limit: raise it.
   unknown->limited = true;
   text = text_report(run);
