@@ -65,6 +65,8 @@ CompiledPtx compile_cuda_to_ptx(const PtxCompileJob& job) {
   if (job.arch && !std::regex_match(*job.arch, std::regex("sm_[0-9]+[af]?")))
     throw CudaCompileError("--arch must name an architecture like sm_80 or sm_90a, not '" + *job.arch + "'", "");
   std::error_code ec;
+  if (!job.directory.empty() && !fs::is_directory(job.directory, ec))
+    throw CudaCompileError("the unit's directory " + job.directory + " does not exist (a compilation database from another machine?)", "");
   const fs::path source = fs::path(job.directory) / job.source;
   if (!fs::is_regular_file(source, ec)) throw CudaCompileError(job.source + ": no such file", "");
   const std::string nvcc = replay::find_tool("nvcc");

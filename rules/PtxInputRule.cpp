@@ -1,6 +1,7 @@
 // LP011 ptx-input: a PTX file that cannot be read (malformed, truncated, an unknown instruction,
-// past the reader's limits), or a CUDA file nvcc could not compile. `check` exits 2 for it. From the
-// PTX front end's facts; annotations never produce it. docs/rules/LP011.md
+// past the reader's limits). `check` exits 2 for it, as for a CUDA unit nvcc cannot compile (which
+// `check` reports itself, with nvcc's output). From the PTX front end's facts; annotations never
+// produce it. docs/rules/LP011.md
 #include "rules/Rule.h"
 #include "rules/RuleSupport.h"
 

@@ -249,6 +249,10 @@ std::vector<CompileUnit> read_compile_database(std::shared_ptr<const SourceText>
     std::string what = e.what();
     if (const size_t colon = what.rfind(": "); colon != std::string::npos) what = what.substr(colon + 2);
     fail(src, e.byte > 0 ? e.byte - 1 : 0, "not JSON: " + what);
+  } catch (const nlohmann::json::exception& e) {  // a number past a double's range
+    std::string what = e.what();
+    if (const size_t bracket = what.find("] "); bracket != std::string::npos) what = what.substr(bracket + 2);
+    fail(src, 0, "not JSON: " + what);
   }
   if (!db.is_array()) fail(src, src->text.find_first_not_of(" \t\r\n"), "expected a compilation database: a JSON array of entries");
   const std::vector<size_t> at = element_offsets(src->text);
@@ -277,6 +281,7 @@ std::vector<CompileUnit> read_compile_database(std::shared_ptr<const SourceText>
     } else {
       fail(src, offset, fmt::format("entry {} has neither an \"arguments\" array nor a \"command\" string", k + 1));
     }
+    if (args.front().empty()) fail(src, offset, fmt::format("entry {}: the command's first word, its compiler, is empty", k + 1));
     CompileUnit u;
     u.directory = fs::path(e["directory"].get<std::string>()).lexically_normal().string();
     u.file = normal_path(e["file"].get<std::string>(), u.directory);

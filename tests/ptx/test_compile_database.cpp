@@ -131,5 +131,8 @@ TEST_CASE("A malformed database gets a located diagnostic") {
         std::string::npos);
   CHECK(error_of("[{\"directory\": \"/b\", \"file\": \"/a.cu\", \"command\": \"nvcc '-DX\"}]").find("quote that is not closed") !=
         std::string::npos);
+  CHECK(error_of("[{\"directory\": \"/b\", \"file\": \"/a.cu\", \"arguments\": [\"\", \"/a.cu\"]}]").find("its compiler, is empty") !=
+        std::string::npos);
+  CHECK(error_of("[6666e3333]").find("compile_commands.json:1:1: error: not JSON: number overflow") == 0);
   CHECK(error_of("[]") == "no error");
 }
