@@ -267,7 +267,8 @@ class CheckCommand : public Command {
       file.inputs.host_launches = p.compiled->host_launches;
       file.shown_as = p.shown_as;
       opt.compiled[p.ptx_path] = std::move(file);
-      project.source_of[p.ptx_path] = p.unit->file;
+      // As findings name it: nvcc records the source's absolute path in the PTX's .file directives.
+      project.source_of[p.ptx_path] = std::filesystem::absolute(p.unit->file).lexically_normal().string();
       paths_.push_back(p.ptx_path);
     }
     return kOk;

@@ -52,8 +52,14 @@ std::vector<const Obligation*> sorted_obligations(const std::vector<Obligation>&
 Summary summarize(const CheckRun& run) {
   Summary s;
   std::set<std::string> files(run.files.begin(), run.files.end());
+  // A name in angle brackets is no file ("<PTX of a.cu for sm_90>", clang's "<scratch space>"):
+  // the PTX a run compiled and did not keep is its unit's, which run.files counts.
+  auto add = [&](const SourceLoc& loc) {
+    const std::string& name = loc.source->name;
+    if (!(name.size() > 1 && name.front() == '<' && name.back() == '>')) files.insert(name);
+  };
   for (const Finding& f : run.findings) {
-    if (f.loc.source) files.insert(f.loc.source->name);
+    if (f.loc.source) add(f.loc);
     if (f.kind == FindingKind::Unknown) {
       ++s.unknowns;
       continue;
@@ -62,7 +68,7 @@ Summary summarize(const CheckRun& run) {
     (f.severity == Severity::Error ? s.errors : f.severity == Severity::Warning ? s.warnings : s.notes)++;
   }
   for (const Obligation& o : run.obligations) {
-    if (o.loc.source) files.insert(o.loc.source->name);
+    if (o.loc.source) add(o.loc);
     ++s.obligations;
     if (o.passed) ++s.proven;
   }
