@@ -5,6 +5,7 @@
 // address terms recovered from PTX, docs/ptx.md). docs/rules/LP002.md
 #include "hw/Arch.h"
 #include "analyzer/support/Parallel.h"
+#include "hw/BankModel.h"
 #include "hw/HwError.h"
 #include "rules/Rule.h"
 #include "rules/CompiledAccess.h"
@@ -149,12 +150,31 @@ class BankConflictRule : public Rule {
     const bool modelled = a.instr && !a.cost_unknown;
     if (modelled)
       sink.obligation_at(a.at.loc, a.what + " is conflict-free", r.conflicts.verdict == Verdict::Proven, r.conflicts.time_ms,
-                         proof_of(r.conflicts));
+                         conflict_proof(m, k, a, r.conflicts));
     compiled_property(m, k, a, a.what + " is aligned", a.what + " is misaligned", r.alignment, sink);
     compiled_property(m, k, a, fmt::format("{} stays inside {}", a.what, region), fmt::format("{} leaves {}", a.what, region),
                       r.bounds, sink);
     if (modelled) compiled_conflict(m, k, a, *a.instr, r.conflicts, sink);
     else unknown(a.what + " is conflict-free", a.cost_unknown.value_or(r.conflicts.reason));
+  }
+
+  // A proven conflict property with its worst wavefronts and ideal where the proof establishes
+  // them: every warp of the domain costs its ideal, the ideal is at most the instruction's phases
+  // (a full warp that does not merge), and the warp at the lowest values, a point of the domain,
+  // reaches that bound; then the worst is exactly that many wavefronts. Otherwise the engine alone.
+  static std::optional<rules::ProofSummary> conflict_proof(const ptx::CompiledModule& m, const ptx::KernelFacts& k,
+                                                          const ptx::AccessFact& a, const SymbolicProperty& p) {
+    std::optional<rules::ProofSummary> proof = proof_of(p);
+    if (!proof || p.verdict != Verdict::Proven || !a.instr) return proof;
+    try {
+      std::vector<int64_t> dense(hw::kWarpLanes);
+      for (size_t l = 0; l < dense.size(); ++l) dense[l] = static_cast<int64_t>(l) * a.instr->bytes;
+      const int64_t phases = hw::smem_access_cost(*m.arch, *a.instr, dense).ideal;
+      const SymbolicWitness w = warp_at(symbolic_access(m, k, a), {});
+      if (w.active && w.ideal == phases && w.wavefronts == w.ideal) proof->wavefronts = proof->ideal = phases;
+    } catch (const std::exception&) {  // no such warp: the engine alone
+    }
+    return proof;
   }
 
   // An unknown that loaded data alone explains (Finding::data_dependent): the access itself is

@@ -269,3 +269,38 @@ TEST_CASE("explain: compiled code refuses what it cannot show, with the reason",
   CHECK(nothing.err.find("smem_kernels.cu:1: no shared-memory instruction with per-lane addresses is placed at this line") !=
         std::string::npos);
 }
+
+TEST_CASE("check PTX: a proven conflict-free instruction carries its worst wavefronts and ideal where the proof fixes them",
+          "[ptx][check-cli]") {
+  // Every lane of a full warp moving its bytes, 128 bytes a wavefront (CUDA Programming Guide,
+  // shared memory: 32 banks of 4 bytes), is the most a conflict-free instruction costs.
+  const std::map<std::string, int64_t> phases{{"ld.shared.f32", 1}, {"st.shared.f32", 1}, {"ld.shared.u32", 1},
+                                              {"st.shared.u32", 1}, {"ld.shared.u16", 1}, {"st.shared.u16", 1},
+                                              {"ld.shared.u8", 1},  {"st.shared.u8", 1},  {"ld.shared.v2.f32", 2},
+                                              {"st.shared.v4.u32", 4}, {"cp.async.cg.shared.global", 4},
+                                              {"ldmatrix.sync.aligned.m8n8.x4.shared.b16", 4}};
+  auto r = run_layoutproof({"check", kDir + "smem_kernels.ptx", "--no-cache", "--launch", "*=block(128)", "--format", "json"});
+  REQUIRE(r.exit_code == 1);
+  const json report = json::parse(r.out);
+  std::set<std::string> with_numbers;
+  int without = 0;
+  for (const json& o : report["obligations"]) {
+    const std::string d = o["description"];
+    if (!o["passed"].get<bool>() || d.find(" is conflict-free") == std::string::npos) continue;
+    const std::string opcode = d.substr(0, d.find(" (PTX line"));
+    INFO(d);
+    if (!o["proof"].contains("wavefronts")) {
+      ++without;  // the lowest values' warp does not reach the bound: the engine alone
+      continue;
+    }
+    REQUIRE(phases.count(opcode));
+    CHECK(o["proof"]["wavefronts"] == phases.at(opcode));
+    CHECK(o["proof"]["ideal"] == phases.at(opcode));
+    with_numbers.insert(opcode);
+  }
+  CHECK(with_numbers.count("st.shared.v4.u32"));
+  CHECK(with_numbers.count("ld.shared.v2.f32"));
+  CHECK(with_numbers.count("ldmatrix.sync.aligned.m8n8.x4.shared.b16"));
+  CHECK(with_numbers.count("st.shared.f32"));
+  CHECK(without < 8);
+}
