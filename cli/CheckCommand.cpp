@@ -289,10 +289,7 @@ class CheckCommand : public Command {
     std::vector<fs::path> roots;
     for (const std::string& p : paths_) roots.push_back(fs::absolute(p).lexically_normal());
     std::erase_if(units, [&](const cuda::CompileUnit& u) {
-      return std::none_of(roots.begin(), roots.end(), [&](const fs::path& r) {
-        const fs::path rel = fs::path(u.file).lexically_relative(r);
-        return !rel.empty() && *rel.begin() != "..";
-      });
+      return std::none_of(roots.begin(), roots.end(), [&](const fs::path& r) { return lies_within(u.file, r); });
     });
     return units;
   }

@@ -189,37 +189,24 @@ class ExplainCommand : public Command {
     return kOk;
   }
 
-  // One instruction's warp: at the counterexample of its conflict (or alignment, bounds) when it
-  // has one, with --set's values over it; else at --set's values and each other unknown's lowest.
+  // One instruction's warp: at --set's values, over the counterexample of its conflict (or
+  // alignment, bounds) when it has one, else over each unknown's lowest value.
   std::string explain_instruction(const ptx::CompiledModule& m, const ptx::KernelFacts& k, const ptx::AccessFact& a,
-                                  std::map<std::string, int64_t> values) const {
-    std::string s = fmt::format("{}:{}:{}: {} in {}\n", a.at.loc.source ? a.at.loc.source->name : m.ptx->name,
-                                a.at.loc.source ? line_col_of(*a.at.loc.source, a.at.loc.offset).first : 0,
-                                a.at.loc.source ? line_col_of(*a.at.loc.source, a.at.loc.offset).second : 0, a.what, k.name);
+                                  const std::map<std::string, int64_t>& values) const {
+    const auto [line, column] = line_col_of(*a.at.loc.source, a.at.loc.offset);  // a placement always has a source
+    std::string s = fmt::format("{}:{}:{}: {} in {}\n", a.at.loc.source->name, line, column, a.what, k.name);
     if (a.unknown) return s + fmt::format("  not modelled: {}\n", *a.unknown);
     SymbolicAccess acc = rules::symbolic_access(m, k, a);
     if (a.cost_unknown) {
       acc.instr = nullptr;
       s += fmt::format("  its bank cost is not modelled: {}\n", *a.cost_unknown);
     }
-    std::string from = "the lowest value of each unknown";
-    if (acc.instr) {
-      const SymbolicResult r = decide_symbolic_access(acc, Engine::Auto, SolverLimits{});
-      for (const SymbolicProperty* p : {&r.conflicts, &r.alignment, &r.bounds})
-        if (p->witness) {
-          for (const auto& [name, v] : p->witness->uniforms) values.emplace(name, v);  // --set wins
-          from = "the counterexample's values";
-          break;
-        }
-      if (from != "the counterexample's values")
-        from = r.conflicts.verdict == Verdict::Proven ? "the lowest value of each unknown (proven conflict-free for all)"
-                                                      : "the lowest value of each unknown";
-    }
     SymbolicWitness w;
+    std::string from = "the lowest value of each unknown";
     try {
-      // --set names an unknown as findings show it (or by its PTX name).
+      // --set names an unknown as findings show it (or by its PTX name); its value wins.
       const SymbolicWitness lowest = warp_at(acc, {});
-      std::map<std::string, int64_t> raw;
+      std::map<std::string, int64_t> chosen;
       for (const auto& [name, v] : values) {
         auto it = std::find_if(lowest.uniforms.begin(), lowest.uniforms.end(),
                                [&](const auto& u) { return u.first == name || k.shown_uniform(u.first) == name; });
@@ -229,9 +216,21 @@ class ExplainCommand : public Command {
           throw InputError(fmt::format("{} in {}: --set {}: the access does not depend on it (its unknowns: {})", a.what, k.name,
                                        name, names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "))));
         }
-        raw[it->first] = v;
+        chosen[it->first] = v;
       }
-      w = warp_at(acc, raw);
+      if (acc.instr) {
+        const SymbolicResult r = decide_symbolic_access(acc, Engine::Auto, SolverLimits{});
+        const SymbolicProperty* refuted = nullptr;
+        for (const SymbolicProperty* p : {&r.conflicts, &r.alignment, &r.bounds})
+          if (!refuted && p->witness) refuted = p;
+        if (refuted) {
+          for (const auto& [name, v] : refuted->witness->uniforms) chosen.emplace(name, v);
+          from = "the counterexample's values";
+        } else if (r.conflicts.verdict == Verdict::Proven) {
+          from += " (proven conflict-free for all)";
+        }
+      }
+      w = warp_at(acc, chosen);
     } catch (const std::invalid_argument& e) {
       throw InputError(fmt::format("{} in {}: {}", a.what, k.name, e.what()));
     }

@@ -8,6 +8,7 @@
 
 #include "analyzer/support/Governor.h"
 #include "analyzer/support/Parallel.h"
+#include "analyzer/support/ReadFile.h"
 
 namespace lp::cli {
 
@@ -17,9 +18,7 @@ std::string shown_path(const std::string& path) {
   std::error_code ec;
   const fs::path here = fs::current_path(ec);
   const fs::path p = fs::absolute(path, ec).lexically_normal();
-  const fs::path rel = p.lexically_relative(here);
-  if (!ec && !rel.empty() && *rel.begin() != "..") return rel.string();
-  return p.string();
+  return !ec && lies_within(p, here) ? p.lexically_relative(here).string() : p.string();
 }
 
 std::vector<UnitPtx> compile_units(const std::vector<cuda::CompileUnit>& units, const ProjectCompileOptions& options,

@@ -49,6 +49,15 @@ std::vector<const Obligation*> sorted_obligations(const std::vector<Obligation>&
   return sorted_by_position(obligations, [](const Obligation& o) -> const std::string& { return o.description; });
 }
 
+void count_finding(Summary& s, const Finding& f) {
+  if (f.kind == FindingKind::Unknown) {
+    ++s.unknowns;
+    return;
+  }
+  ++s.findings;
+  (f.severity == Severity::Error ? s.errors : f.severity == Severity::Warning ? s.warnings : s.notes)++;
+}
+
 Summary summarize(const CheckRun& run) {
   Summary s;
   std::set<std::string> files(run.files.begin(), run.files.end());
@@ -60,12 +69,7 @@ Summary summarize(const CheckRun& run) {
   };
   for (const Finding& f : run.findings) {
     if (f.loc.source) add(f.loc);
-    if (f.kind == FindingKind::Unknown) {
-      ++s.unknowns;
-      continue;
-    }
-    ++s.findings;
-    (f.severity == Severity::Error ? s.errors : f.severity == Severity::Warning ? s.warnings : s.notes)++;
+    count_finding(s, f);
   }
   for (const Obligation& o : run.obligations) {
     if (o.loc.source) add(o.loc);

@@ -36,6 +36,8 @@ struct Summary {
   size_t obligations = 0;
   size_t proven = 0;
 };
+/// Counts `f` in `s`: as an unknown, or as a finding of its severity.
+void count_finding(Summary& s, const Finding& f);
 Summary summarize(const CheckRun& run);
 
 /// Decodes UTF-8, calling `emit(code_point, valid)` per character; each byte of an invalid or

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <algorithm>
 #include <array>
+#include <map>
 #include <set>
 
 #include "report/Common.h"
@@ -25,6 +25,15 @@ SourceLoc safe_loc(const SourceLoc& loc) {
 
 std::string plural(size_t n, const char* one, const char* many) {
   return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+// "2 errors", "1 warning", "3 notes": the findings of `s` by severity, those it has.
+std::vector<std::string> by_severity(const Summary& s) {
+  std::vector<std::string> out;
+  if (s.errors) out.push_back(plural(s.errors, "error", "errors"));
+  if (s.warnings) out.push_back(plural(s.warnings, "warning", "warnings"));
+  if (s.notes) out.push_back(plural(s.notes, "note", "notes"));
+  return out;
 }
 
 }  // namespace
@@ -49,14 +58,11 @@ std::string render_finding(const Finding& f) {
   return d.render();
 }
 
+
 std::string summary_line(const CheckRun& run) {
   Summary s = summarize(run);
   std::string out = plural(s.findings, "finding", "findings");
-  std::vector<std::string> by_severity;
-  if (s.errors) by_severity.push_back(plural(s.errors, "error", "errors"));
-  if (s.warnings) by_severity.push_back(plural(s.warnings, "warning", "warnings"));
-  if (s.notes) by_severity.push_back(plural(s.notes, "note", "notes"));
-  if (!by_severity.empty()) out += fmt::format(" ({})", fmt::join(by_severity, ", "));
+  if (const std::vector<std::string> counts = by_severity(s); !counts.empty()) out += fmt::format(" ({})", fmt::join(counts, ", "));
   if (s.unknowns) out += ", " + plural(s.unknowns, "unknown", "unknowns");
   if (s.baselined) out += fmt::format(", {} baselined", s.baselined);
   out += ", in " + plural(s.files, "file", "files");
@@ -133,31 +139,16 @@ std::string proven_table(const CheckRun& run) {
 // folded finding once for each kernel it lists; nothing when they are in one kernel at most (the
 // headlines name it).
 std::string kernel_lines(const CheckRun& run) {
-  struct Count {
-    size_t errors = 0, warnings = 0, notes = 0, unknowns = 0;
-  };
-  std::vector<std::pair<std::string, Count>> kernels;  // by name
-  for (const Finding* f : sorted_findings(run.findings)) {
+  std::map<std::string, Summary> kernels;
+  for (const Finding& f : run.findings) {
     std::set<std::string> seen;
-    for (const rules::CompiledInstance& c : f->compiled) {
-      if (!seen.insert(c.kernel).second) continue;
-      auto it = std::find_if(kernels.begin(), kernels.end(), [&](const auto& k) { return k.first == c.kernel; });
-      if (it == kernels.end()) it = kernels.insert(kernels.end(), {c.kernel, Count{}});
-      Count& n = it->second;
-      if (f->kind == FindingKind::Unknown) ++n.unknowns;
-      else if (f->severity == Severity::Error) ++n.errors;
-      else if (f->severity == Severity::Warning) ++n.warnings;
-      else ++n.notes;
-    }
+    for (const rules::CompiledInstance& c : f.compiled)
+      if (seen.insert(c.kernel).second) count_finding(kernels[c.kernel], f);
   }
   if (kernels.size() < 2) return "";
-  std::sort(kernels.begin(), kernels.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::string out = "findings by kernel:\n";
   for (const auto& [kernel, n] : kernels) {
-    std::vector<std::string> parts;
-    if (n.errors) parts.push_back(plural(n.errors, "error", "errors"));
-    if (n.warnings) parts.push_back(plural(n.warnings, "warning", "warnings"));
-    if (n.notes) parts.push_back(plural(n.notes, "note", "notes"));
+    std::vector<std::string> parts = by_severity(n);
     if (n.unknowns) parts.push_back(plural(n.unknowns, "unknown", "unknowns"));
     out += fmt::format("  {}: {}\n", one_line(short_kernel_name(kernel)), fmt::join(parts, ", "));
   }

@@ -204,13 +204,6 @@ bool too_large(const std::string& path, std::vector<std::string>& errors) {
   return true;
 }
 
-// Whether canonical `p` lies in canonical directory `dir` (or is it).
-bool inside(const fs::path& p, const fs::path& dir) {
-  if (dir.empty()) return false;  // the directory could not be resolved: follow no link
-  const auto d = std::mismatch(dir.begin(), dir.end(), p.begin(), p.end()).first;
-  return d == dir.end() || (std::next(d) == dir.end() && d->empty());  // "dir/" ends with an empty element
-}
-
 // Directories nested deeper than this under a checked path are reported, not entered.
 constexpr int kMaxDirectoryDepth = 128;
 
@@ -249,7 +242,7 @@ void walk(const fs::path& dir, const fs::path& root, const std::string& given, i
         errors.push_back(fmt::format("{}: dangling symbolic link", p.string()));
       } else if (fs::is_regular_file(p, e2)) {
         const fs::path target = fs::canonical(p, e2);
-        if (e2 || !inside(target, root))
+        if (e2 || !lies_within(target, root))  // an unresolved root: follow no link
           errors.push_back(fmt::format("{}: symbolic link to a file outside {}, not read", p.string(), given));
         else if (!too_large(p.string(), errors))
           out.push_back(p.string());

@@ -408,15 +408,36 @@ class Z3Terms {
 
 enum class Property { Conflicts, Alignment, Bounds };
 
+/// The unknowns an access depends on besides the lane, in VarId order: what a warp of it is
+/// evaluated over.
+std::vector<VarId> access_vars(const SymbolicAccess& a) {
+  const TermPool& P = *a.pool;
+  std::set<VarId> vs;
+  for (TermId t : {a.address, a.active, a.extent})
+    for (VarId v : P.vars_of(t))
+      if (P.var(v).kind != VarKind::Lane) vs.insert(v);
+  if (a.base) vs.insert(*a.base);
+  return {vs.begin(), vs.end()};
+}
+
+/// The values `v` takes for this access: its narrowed domain where the access narrows it, else its own.
+term::VarDomain var_domain(const SymbolicAccess& a, VarId v) {
+  auto it = a.narrowed.find(v);
+  if (it != a.narrowed.end()) return it->second;
+  const auto& info = a.pool->var(v);
+  return term::VarDomain{info.lo, info.hi, info.align_log2};
+}
+
+bool in_var_domain(const SymbolicAccess& a, VarId v, uint64_t x) {
+  const term::VarDomain d = var_domain(a, v);
+  return x >= d.lo && x <= std::min(d.hi, term::mask_of(a.pool->var(v).width)) &&
+         (d.align_log2 == 0 || (x & ((uint64_t{1} << std::min(d.align_log2, 63)) - 1)) == 0);
+}
+
 class Decider {
  public:
-  Decider(const SymbolicAccess& a, Engine engine, const SolverLimits& limits) : a_(a), P_(*a.pool), engine_(engine), limits_(limits) {
-    std::set<VarId> vs;
-    for (TermId t : {a.address, a.active, a.extent})
-      for (VarId v : P_.vars_of(t))
-        if (P_.var(v).kind != VarKind::Lane) vs.insert(v);
-    if (a.base) vs.insert(*a.base);
-    vars_.assign(vs.begin(), vs.end());
+  Decider(const SymbolicAccess& a, Engine engine, const SolverLimits& limits)
+      : a_(a), P_(*a.pool), engine_(engine), limits_(limits), vars_(access_vars(a)) {
     opaque_ = std::any_of(vars_.begin(), vars_.end(), [&](VarId v) { return P_.var(v).kind != VarKind::Uniform; });
     activity_known_ = a.active_exact && !P_.opaque(a.active);
   }
@@ -544,18 +565,8 @@ class Decider {
 
  private:
   // ---- domains ----
-  term::VarDomain dom(VarId v) const {
-    auto it = a_.narrowed.find(v);
-    if (it != a_.narrowed.end()) return it->second;
-    const auto& info = P_.var(v);
-    return term::VarDomain{info.lo, info.hi, info.align_log2};
-  }
-  Domain domain(VarId v) const { return domain_of(dom(v), P_.var(v).width); }
-  bool in_domain(VarId v, uint64_t x) const {
-    const term::VarDomain d = dom(v);
-    return x >= d.lo && x <= std::min(d.hi, term::mask_of(P_.var(v).width)) &&
-           (d.align_log2 == 0 || (x & ((uint64_t{1} << std::min(d.align_log2, 63)) - 1)) == 0);
-  }
+  Domain domain(VarId v) const { return domain_of(var_domain(a_, v), P_.var(v).width); }
+  bool in_domain(VarId v, uint64_t x) const { return in_var_domain(a_, v, x); }
 
   // ---- outcome helpers ----
   SymbolicProperty proven(Engine e) {
@@ -1463,28 +1474,24 @@ std::optional<uint64_t> z3_encoded_value(const term::TermPool& pool, term::TermI
 
 SymbolicWitness warp_at(const SymbolicAccess& a, const std::map<std::string, int64_t>& values) {
   const TermPool& P = *a.pool;
-  std::set<VarId> vs;
-  for (TermId t : {a.address, a.active, a.extent})
-    for (VarId v : P.vars_of(t))
-      if (P.var(v).kind != VarKind::Lane) vs.insert(v);
-  if (a.base) vs.insert(*a.base);
+  const std::vector<VarId> vars = access_vars(a);
   term::Evaluator ev(P);
   std::set<std::string> used;
-  for (VarId v : vs) {
+  for (VarId v : vars) {
     const auto& info = P.var(v);
     if (info.kind != VarKind::Uniform)
       throw std::invalid_argument(fmt::format("the access depends on {}: {}", info.name,
                                               info.reason.empty() ? "a value no uniform assignment fixes" : info.reason));
-    auto narrowed = a.narrowed.find(v);
-    const term::VarDomain d = narrowed != a.narrowed.end() ? narrowed->second : term::VarDomain{info.lo, info.hi, info.align_log2};
-    const uint64_t hi = std::min(d.hi, term::mask_of(info.width));
-    const uint64_t step = uint64_t{1} << std::min(d.align_log2, 63);
-    uint64_t x = (d.lo + step - 1) / step * step;  // the lowest aligned value
+    uint64_t x = domain_of(var_domain(a, v), info.width).first;  // the lowest value
     if (auto given = values.find(info.name); given != values.end()) {
       x = static_cast<uint64_t>(given->second) & term::mask_of(info.width);
-      if (x < d.lo || x > hi || x % step != 0)
-        throw std::invalid_argument(fmt::format("{} = {} is outside its values: {}..{}{}", info.name, given->second, d.lo, hi,
+      if (!in_var_domain(a, v, x)) {
+        const term::VarDomain d = var_domain(a, v);
+        const uint64_t step = uint64_t{1} << std::min(d.align_log2, 63);
+        throw std::invalid_argument(fmt::format("{} = {} is outside its values: {}..{}{}", info.name, given->second, d.lo,
+                                                std::min(d.hi, term::mask_of(info.width)),
                                                 step > 1 ? fmt::format(", a multiple of {}", step) : ""));
+      }
       used.insert(info.name);
     }
     ev.set(v, x);
@@ -1492,13 +1499,13 @@ SymbolicWitness warp_at(const SymbolicAccess& a, const std::map<std::string, int
   for (const auto& [name, value] : values)
     if (!used.count(name)) {
       std::vector<std::string> names;
-      for (VarId v : vs) names.push_back(P.var(v).name);
+      for (VarId v : vars) names.push_back(P.var(v).name);
       throw std::invalid_argument(fmt::format("the access does not depend on '{}' (its unknowns: {})", name,
                                               names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "))));
     }
   const Warp w = evaluate_warp(a, ev);
   SymbolicWitness out;
-  out.uniforms = uniform_values(P, std::vector<VarId>(vs.begin(), vs.end()), ev);
+  out.uniforms = uniform_values(P, vars, ev);
   out.addresses = w.addresses;
   out.active = w.active;
   out.extent = w.extent;

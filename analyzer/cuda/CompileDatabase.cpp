@@ -66,6 +66,19 @@ std::optional<std::string> sm_of(const std::string& value) {
   return "sm_" + m[1].str();
 }
 
+// The items of a comma-separated value, empty ones left out.
+std::vector<std::string> split_commas(const std::string& value) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= value.size()) {
+    size_t end = value.find(',', start);
+    if (end == std::string::npos) end = value.size();
+    if (end > start) out.push_back(value.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
 // `-gencode`'s value, "arch=compute_80,code=[compute_80,sm_80]" (quotes and brackets optional):
 // its `code` values, else its `arch`.
 std::vector<std::string> gencode_archs(std::string value) {
@@ -73,15 +86,10 @@ std::vector<std::string> gencode_archs(std::string value) {
               value.end());
   std::vector<std::string> arch, code;
   std::vector<std::string>* field = nullptr;
-  size_t start = 0;
-  while (start <= value.size()) {
-    size_t end = value.find(',', start);
-    if (end == std::string::npos) end = value.size();
-    std::string item = value.substr(start, end - start);
+  for (std::string item : split_commas(value)) {
     if (item.rfind("arch=", 0) == 0) field = &arch, item.erase(0, 5);
     else if (item.rfind("code=", 0) == 0) field = &code, item.erase(0, 5);
     if (field && !item.empty()) field->push_back(item);
-    start = end + 1;
   }
   return code.empty() ? arch : code;
 }
@@ -100,18 +108,6 @@ void add_archs(const std::vector<std::string>& values, CompileUnit& u, const std
   }
   for (const std::string& a : sm.empty() ? compute : sm)
     if (std::find(u.archs.begin(), u.archs.end(), a) == u.archs.end()) u.archs.push_back(a);
-}
-
-std::vector<std::string> split_commas(const std::string& value) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= value.size()) {
-    size_t end = value.find(',', start);
-    if (end == std::string::npos) end = value.size();
-    if (end > start) out.push_back(value.substr(start, end - start));
-    start = end + 1;
-  }
-  return out;
 }
 
 // An option `name` at args[i] spelt `name VALUE`, `name=VALUE` or (for short options given in

@@ -33,12 +33,6 @@ std::pair<const hw::Arch*, std::string> arch_for_target(const std::string& targe
   return {&arch, note};
 }
 
-bool under(const fs::path& p, const fs::path& dir) {
-  if (dir.empty()) return false;
-  auto d = std::mismatch(dir.begin(), dir.end(), p.begin(), p.end()).first;
-  return d == dir.end() || (std::next(d) == dir.end() && d->empty());
-}
-
 /// The user's source files a PTX's `.file` directives name, read when the policy allows: under the
 /// working directory, under the PTX file's directory, or named by the inputs (a PTX file from a
 /// pull request cannot make the checker print another file's lines).
@@ -97,7 +91,7 @@ class Sources {
       const fs::path canon = fs::weakly_canonical(fs::absolute(candidate, ec), ec);
       if (ec || !fs::is_regular_file(canon, ec) || fs::file_size(canon, ec) > kMaxSourceFileBytes) continue;
       const bool allowed = extra_.count(canon.string()) ||
-                           std::any_of(roots_.begin(), roots_.end(), [&](const fs::path& r) { return under(canon, r); });
+                           std::any_of(roots_.begin(), roots_.end(), [&](const fs::path& r) { return lies_within(canon, r); });
       if (!allowed) continue;
       found = canon;
       shown = candidate.string();

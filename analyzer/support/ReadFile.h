@@ -2,7 +2,9 @@
 // Reading a file a user names (a configuration, a baseline, a findings document) without trusting
 // what it is: only regular files are read, never more than a stated size, and a FIFO or a device
 // never blocks or streams forever.
+#include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
@@ -14,6 +16,15 @@ namespace lp {
 /// The largest source file (annotated source, PTX, a kernel's CUDA source) the checker reads; a
 /// larger one is reported, not read.
 inline constexpr uint64_t kMaxSourceFileBytes = uint64_t{16} << 20;
+
+/// Whether `p` is the directory `dir` or lies under it, comparing path elements (both canonical, or
+/// absolute and lexically normal): which files a run may read or select. False for an empty `dir`
+/// (a directory that could not be resolved).
+inline bool lies_within(const std::filesystem::path& p, const std::filesystem::path& dir) {
+  if (dir.empty()) return false;
+  const auto d = std::mismatch(dir.begin(), dir.end(), p.begin(), p.end()).first;
+  return d == dir.end() || (std::next(d) == dir.end() && d->empty());  // "dir/" ends with an empty element
+}
 
 /// Why a file was not read; `what()` is "PATH: PROBLEM".
 class FileReadError : public Error {
