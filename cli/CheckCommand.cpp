@@ -10,6 +10,7 @@
 #include <iostream>
 #include <map>
 #include <regex>
+#include <set>
 #include <thread>
 
 #include "analyzer/annotate/LaunchFacts.h"
@@ -46,7 +47,7 @@ class CheckCommand : public Command {
     sub->add_option("paths", paths_,
                     "Files and directories to check (with --cuda: nvcc arguments, after --; with -p: only the units "
                     "whose source is one of these files or lies under these directories)");
-    sub->add_option("--cuda", cuda_, "Compile this CUDA file to PTX with nvcc (-O3 -lineinfo) and check the PTX");
+    sub->add_option("--cuda", cuda_, "Compile this CUDA file to PTX with nvcc (-O3 -lineinfo) and check the PTX, and the file's own annotations against it");
     sub->add_option("-p,--build-dir", build_dir_,
                     "Check every CUDA translation unit of the project built here: BUILD_DIR/compile_commands.json "
                     "(CMake: -DCMAKE_EXPORT_COMPILE_COMMANDS=ON), each unit compiled to PTX with its own flags for "
@@ -271,6 +272,12 @@ class CheckCommand : public Command {
       project.source_of[p.ptx_path] = std::filesystem::absolute(p.unit->file).lexically_normal().string();
       paths_.push_back(p.ptx_path);
     }
+    // The units' sources are checked too: their annotations, bound to the compiled kernels with
+    // `expect ACCESS compiled ...` (rule LP015), are judged against the PTX of the same run.
+    std::set<std::string> sources;
+    for (const UnitPtx& p : project.ptx)
+      if (!p.error && sources.insert(p.unit->file).second)  // as the PTX's findings name it
+        paths_.push_back(std::filesystem::absolute(p.unit->file).lexically_normal().string());
     return kOk;
   }
 

@@ -1,5 +1,7 @@
 #include "report/Fold.h"
 
+#include "analyzer/support/KernelName.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -10,39 +12,12 @@ namespace lp::report {
 
 namespace {
 
-// Template arguments longer than this are shown as "...".
-constexpr size_t kMaxTemplateArgument = 32;
 // PTX lines listed per kernel in a fold's note before "and N more".
 constexpr size_t kMaxListedLines = 8;
 
 std::string replaced(std::string text, const std::string& what, const std::string& with) {
   if (const size_t at = text.find(what); !what.empty() && at != std::string::npos) text.replace(at, what.size(), with);
   return text;
-}
-
-// The name's top-level template arguments, each elided past kMaxTemplateArgument.
-std::string elide_template_arguments(const std::string& name) {
-  std::string out;
-  size_t depth = 0, arg_start = 0;
-  for (size_t i = 0; i < name.size(); ++i) {
-    const char c = name[i];
-    if (c == '<' && depth++ == 0) {
-      out += name.substr(arg_start, i + 1 - arg_start);
-      arg_start = i + 1;
-    } else if ((c == ',' || c == '>') && depth == 1) {
-      std::string arg = name.substr(arg_start, i - arg_start);
-      const size_t first = arg.find_first_not_of(' ');
-      out += arg.size() - (first == std::string::npos ? arg.size() : first) > kMaxTemplateArgument
-                 ? (first ? std::string(" ") : std::string()) + "..."
-                 : arg;
-      out += c;
-      arg_start = i + 1;
-      if (c == '>') --depth;
-    } else if (c == '>' && depth > 0) {
-      --depth;
-    }
-  }
-  return out + name.substr(arg_start);
 }
 
 std::string lines_text(const std::vector<int64_t>& lines) {
@@ -86,32 +61,6 @@ Note fold_note(const std::vector<rules::CompiledInstance>& instances) {
 }
 
 }  // namespace
-
-std::string short_kernel_name(const std::string& demangled) {
-  std::string name = demangled;
-  // The parameter list: the last top-level "(...)".
-  if (!name.empty() && name.back() == ')') {
-    int depth = 0;
-    for (size_t i = name.size(); i-- > 0;) {
-      if (name[i] == ')') ++depth;
-      else if (name[i] == '(' && --depth == 0) {
-        name.resize(i);
-        break;
-      }
-    }
-  }
-  // The return type: what precedes the last space outside <> and () ("(anonymous namespace)").
-  int depth = 0;
-  for (size_t i = name.size(); i-- > 0;) {
-    if (name[i] == '>' || name[i] == ')') ++depth;
-    else if (name[i] == '<' || name[i] == '(') --depth;
-    else if (name[i] == ' ' && depth == 0) {
-      name = name.substr(i + 1);
-      break;
-    }
-  }
-  return elide_template_arguments(name);
-}
 
 void fold_findings(rules::CheckRun& run, bool fold) {
   using Key = std::tuple<std::string, int, int, bool, bool, const SourceText*, size_t, std::string>;

@@ -15,8 +15,4 @@ namespace lp::report {
 /// location and message once the instruction's PTX line is left out), in the run's order.
 void fold_findings(rules::CheckRun& run, bool fold);
 
-/// A demangled kernel name as a headline shows it: without its return type and parameters, and
-/// with template arguments past a readable length elided ("gemm<cute::tuple<...>, 128>").
-std::string short_kernel_name(const std::string& demangled);
-
 }  // namespace lp::report

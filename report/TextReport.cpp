@@ -9,6 +9,7 @@
 
 #include "report/Common.h"
 #include "report/Fold.h"
+#include "analyzer/support/KernelName.h"
 
 namespace lp::report {
 

@@ -18,6 +18,10 @@ namespace lp::rules {
 
 namespace {
 
+// Assignments tried for a representative warp of a proven compiled access (conflict_proof): a
+// few, since every proven instruction of a kernel pays for them.
+constexpr size_t kMaxRepresentativeAssignments = 27;
+
 class BankConflictRule : public Rule {
  public:
   const rules::RuleInfo& info() const override {
@@ -160,8 +164,9 @@ class BankConflictRule : public Rule {
 
   // A proven conflict property with its worst wavefronts and ideal where the proof establishes
   // them: every warp of the domain costs its ideal, the ideal is at most the instruction's phases
-  // (a full warp that does not merge), and the warp at the lowest values, a point of the domain,
-  // reaches that bound; then the worst is exactly that many wavefronts. Otherwise the engine alone.
+  // (a full warp that does not merge), and a representative warp (as full as the launch allows, a
+  // point of the domain) reaches that bound; then the worst is exactly that many wavefronts.
+  // Otherwise the engine alone.
   static std::optional<rules::ProofSummary> conflict_proof(const ptx::CompiledModule& m, const ptx::KernelFacts& k,
                                                           const ptx::AccessFact& a, const SymbolicProperty& p) {
     std::optional<rules::ProofSummary> proof = proof_of(p);
@@ -170,7 +175,7 @@ class BankConflictRule : public Rule {
       std::vector<int64_t> dense(hw::kWarpLanes);
       for (size_t l = 0; l < dense.size(); ++l) dense[l] = static_cast<int64_t>(l) * a.instr->bytes;
       const int64_t phases = hw::smem_access_cost(*m.arch, *a.instr, dense).ideal;
-      const SymbolicWitness w = warp_at(symbolic_access(m, k, a), {});
+      const SymbolicWitness w = representative_warps(m, k, {symbolic_access(m, k, a)}, {}, hw::kAllLanes, kMaxRepresentativeAssignments).warps.front();
       if (w.active && w.ideal == phases && w.wavefronts == w.ideal) proof->wavefronts = proof->ideal = phases;
     } catch (const std::exception&) {  // no such warp: the engine alone
     }
@@ -189,22 +194,6 @@ class BankConflictRule : public Rule {
     f.data_dependent = true;
     add_note(f, "it depends on data the kernel loads, which no model of the code decides; `[gate] data-dependent` in "
                 ".layoutproof.toml sets how such unknowns are reported, apart from other unknowns (docs/ptx.md)");
-  }
-
-  static std::string lanes_text(hw::LaneMask m) {
-    if (m == hw::kAllLanes) return "all 32";
-    std::string s;
-    for (int l = 0; l < hw::kWarpLanes;) {
-      if (!((m >> l) & 1)) {
-        ++l;
-        continue;
-      }
-      int e = l;
-      while (e + 1 < hw::kWarpLanes && ((m >> (e + 1)) & 1)) ++e;
-      s += fmt::format("{}{}", s.empty() ? "" : ",", l == e ? std::to_string(l) : fmt::format("{}-{}", l, e));
-      l = e + 1;
-    }
-    return s;
   }
 
   // A uniform unknown as the user knows it: a parameter by its name and position, a shared

@@ -61,15 +61,31 @@ struct RunContext {
   CuteDefinitions cute;
   std::string cute_text;  ///< every definition, as written: part of the cache key of files that name one
   std::set<std::string> shown;
+  /// The run's compiled modules, read once before the files are checked when an annotation names a
+  /// compiled kernel (rule LP015), by path; what they rest on is part of those files' cache key.
+  RunCompiled compiled;
+  std::map<std::string, std::shared_ptr<const ptx::CompiledModule>> compiled_by_path;
+  std::string compiled_key;
 };
 
+// Whether an annotated file names a compiled kernel (`expect ACCESS compiled "KERNEL" ...`): only
+// then does it depend on the run's PTX.
+bool names_compiled_kernel(std::string_view text) {
+  for (size_t at = text.find("compiled"); at != std::string_view::npos; at = text.find("compiled", at + 1)) {
+    size_t i = at + 8;
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+    if (i < text.size() && text[i] == '"') return true;
+  }
+  return false;
+}
+
 // Every rule over one file's facts: its annotations, and a compiled module's facts when it is one.
-FileResult check_text(const annotate::ParseResult& parsed, const Config& config, const CuteDefinitions* cute,
+FileResult check_text(const annotate::ParseResult& parsed, const Config& config, const RunContext* run,
                       const ptx::CompiledModule* compiled = nullptr, unsigned jobs = 1) {
   FileResult r;
   BufferGraph graph(parsed);
   AlgebraSteps algebra(parsed, graph, config.engine, config.limits);
-  FileContext ctx{parsed, graph, algebra, config, cute, compiled, jobs};
+  FileContext ctx{parsed, graph, algebra, config, run ? &run->cute : nullptr, compiled, run ? &run->compiled : nullptr, jobs};
   for (const Rule* rule : all_rules()) {
     FindingSink sink(rule->info(), config, r.findings, r.obligations);
     // A rule stopped by the run's budget leaves its remaining obligations undecided: one unknown
@@ -136,8 +152,25 @@ ptx::FrontEndInputs front_end_inputs(const CheckOptions& opt, const std::string&
   return inputs;
 }
 
-FileResult check_compiled(std::shared_ptr<const SourceText> ptx, const ptx::FrontEndInputs& inputs, unsigned jobs, const Config& config) {
-  const std::unique_ptr<ptx::CompiledModule> compiled = ptx::read_compiled_module(std::move(ptx), inputs);
+// A PTX file as the front end reads it: its text under the name it is shown as, and its inputs.
+std::pair<std::shared_ptr<SourceText>, ptx::FrontEndInputs> ptx_input(const CheckOptions& opt, const std::string& path,
+                                                                      std::string text) {
+  auto ptx = std::make_shared<SourceText>();
+  ptx::FrontEndInputs inputs = front_end_inputs(opt, path);
+  auto compiled = opt.compiled.find(path);
+  ptx->name = compiled == opt.compiled.end() ? path : compiled->second.shown_as;
+  if (ptx->name != path) inputs.ptx_path = path;
+  ptx->text = std::move(text);
+  return {std::move(ptx), std::move(inputs)};
+}
+
+// What a compiled module's facts rest on besides its text. Not its path: `check --cuda` writes the
+// same PTX to a new temporary file every run.
+std::string compiled_key(const std::string& path, const SourceText& ptx, const ptx::FrontEndInputs& inputs) {
+  return ptx::inputs_key(inputs) + ptx::sources_key(path, ptx.text, inputs);
+}
+
+FileResult check_compiled(std::shared_ptr<const ptx::CompiledModule> compiled, unsigned jobs, const Config& config) {
   annotate::ParseResult none;
   none.source = compiled->ptx;
   FileResult r = check_text(none, config, nullptr, compiled.get(), jobs);
@@ -156,15 +189,8 @@ FileResult check_file(const std::string& path, const CheckOptions& opt, const Ru
     // Cached by the PTX's content and everything else its results rest on (the launches, the
     // configuration, the source files it names as this run may read them: their launch comments);
     // the entry also holds the content of each source file its findings quote.
-    auto ptx = std::make_shared<SourceText>();
-    ptx::FrontEndInputs inputs = front_end_inputs(opt, path);
-    auto compiled = opt.compiled.find(path);
-    ptx->name = compiled == opt.compiled.end() ? path : compiled->second.shown_as;
-    if (ptx->name != path) inputs.ptx_path = path;
-    ptx->text = std::move(text);
-    // Not by its path: `check --cuda` writes the same PTX to a new temporary file every run.
-    const std::string key =
-        cache ? ResultCache::key("", ptx->text, opt.config, ptx::inputs_key(inputs) + ptx::sources_key(path, ptx->text, inputs)) : "";
+    auto [ptx, inputs] = ptx_input(opt, path, std::move(text));
+    const std::string key = cache ? ResultCache::key("", ptx->text, opt.config, compiled_key(path, *ptx, inputs)) : "";
     if (cache)
       if (auto hit = cache->lookup(key, ptx)) {
         for (Finding& f : hit->findings)  // the key holds the content, not the name it is shown under
@@ -172,22 +198,28 @@ FileResult check_file(const std::string& path, const CheckOptions& opt, const Ru
         return std::move(*hit);
       }
     Stopwatch clock;
-    FileResult r = check_compiled(ptx, inputs, run.file_jobs, opt.config);
+    auto read = run.compiled_by_path.find(path);
+    std::shared_ptr<const ptx::CompiledModule> module;
+    if (read != run.compiled_by_path.end()) module = read->second;
+    else module = ptx::read_compiled_module(ptx, inputs);
+    FileResult r = check_compiled(std::move(module), run.file_jobs, opt.config);
     if (cache) stored |= cache->store(key, r, clock.elapsed_ms(), ptx);
     return r;
   }
   const std::string key =
-      cache ? ResultCache::key(path, text, opt.config, mentions_cute(text) ? run.cute_text : "") : std::string();
+      cache ? ResultCache::key(path, text, opt.config,
+                               (mentions_cute(text) ? run.cute_text : "") + (names_compiled_kernel(text) ? run.compiled_key : ""))
+            : std::string();
   annotate::ParseResult parsed = annotate::parse_annotations(path, std::move(text));
   FileResult r;
   // A file without statements costs nothing an entry would save (ResultCache.h).
   if (!cache || parsed.statements.empty()) {
-    r = check_text(parsed, opt.config, &run.cute);
+    r = check_text(parsed, opt.config, &run);
   } else if (auto hit = cache->lookup(key, parsed.source)) {
     r = std::move(*hit);
   } else {
     Stopwatch clock;
-    r = check_text(parsed, opt.config, &run.cute);
+    r = check_text(parsed, opt.config, &run);
     stored |= cache->store(key, r, clock.elapsed_ms(), parsed.source);
   }
   move_findings(parsed, r, run);
@@ -354,6 +386,40 @@ void append(rules::CheckRun& run, FileResult& r) {
 
 }  // namespace
 
+// When an annotated file of the run names a compiled kernel (rule LP015), every PTX file of the run
+// is read first, once: the rules of that file see them all, and the PTX's own check reuses them.
+void read_run_compiled(const std::vector<std::string>& files, const CheckOptions& opt, const Budget& budget,
+                       RunContext& run) {
+  const bool needed = std::any_of(files.begin(), files.end(), [](const std::string& f) {
+    std::string why;
+    if (is_ptx_path(f)) return false;
+    std::optional<std::string> text = read_bounded(f, why);
+    return text && names_compiled_kernel(*text);
+  });
+  if (!needed) return;
+  BudgetScope scope(budget);
+  for (const std::string& f : files) {
+    if (!is_ptx_path(f)) continue;
+    std::string why;
+    std::optional<std::string> text = read_bounded(f, why);
+    if (!text) continue;  // reported when the file itself is checked
+    auto [ptx, inputs] = ptx_input(opt, f, std::move(*text));
+    run.compiled_key += fmt::format("{}\n{:016x}\n{}\n", ptx->name, XXH3_64bits(ptx->text.data(), ptx->text.size()),
+                                    compiled_key(f, *ptx, inputs));
+    try {
+      std::shared_ptr<const ptx::CompiledModule> m = ptx::read_compiled_module(ptx, inputs);
+      run.compiled.modules.push_back(m);
+      run.compiled_by_path.emplace(f, std::move(m));
+    } catch (const BudgetExhausted& e) {
+      run.compiled.incomplete = fmt::format("{} was not read: {}", f, e.what());
+      return;
+    } catch (const std::bad_alloc&) {
+      run.compiled.incomplete = fmt::format("{} was not read: the system refused memory", f);
+      return;
+    }
+  }
+}
+
 rules::CheckRun check_paths(const std::vector<std::string>& paths, const CheckOptions& options) {
   const CheckOptions& opt = options;
   const Budget budget = run_budget(opt.config);
@@ -372,6 +438,7 @@ rules::CheckRun check_paths(const std::vector<std::string>& paths, const CheckOp
   for (const auto& [name, defs] : shared.cute)
     for (const CuteDefinition& d : defs) shared.cute_text += fmt::format("{}\n{}\n{}\n", name, d.text, rules::file_of(d.loc));
   for (const std::string& f : opt.shown_files) shared.shown.insert(f);
+  read_run_compiled(run.files, opt, budget, shared);
   std::optional<ResultCache> cache;
   if (opt.cache_dir)
     cache.emplace(CacheOptions{*opt.cache_dir, opt.cache_min_check_ms, uint64_t{opt.config.cache_max_mb} << 20});
@@ -418,13 +485,13 @@ rules::CheckRun check_source(const std::string& name, std::string text, const Ch
       auto ptx = std::make_shared<SourceText>();
       ptx->name = name;
       ptx->text = std::move(text);
-      return check_compiled(ptx, front_end_inputs(options, name),
+      return check_compiled(ptx::read_compiled_module(ptx, front_end_inputs(options, name)),
                             options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency()), options.config);
     }
     RunContext own;
     annotate::ParseResult parsed = annotate::parse_annotations(name, std::move(text));
     if (mentions_cute(parsed.source->text)) collect_cute_definitions(parsed, own.cute);
-    checked = check_text(parsed, options.config, &own.cute);
+    checked = check_text(parsed, options.config, &own);
     move_findings(parsed, checked, own);
     return checked;
   });

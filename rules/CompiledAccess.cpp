@@ -1,5 +1,7 @@
 #include "rules/CompiledAccess.h"
 
+#include <algorithm>
+
 namespace lp::rules {
 
 SymbolicAccess symbolic_access(const ptx::CompiledModule& m, const ptx::KernelFacts& k, const ptx::AccessFact& a) {
@@ -18,6 +20,77 @@ SymbolicAccess symbolic_access(const ptx::CompiledModule& m, const ptx::KernelFa
   acc.free_extents = m.result(k).launch.ntid;
   acc.launches_stated = m.result(k).launch.stated;
   return acc;
+}
+
+RepresentativeWarps representative_warps(const ptx::CompiledModule& m, const ptx::KernelFacts& k,
+                                         const std::vector<SymbolicAccess>& accesses,
+                                         const std::map<term::VarId, int64_t>& given, hw::LaneMask wanted,
+                                         size_t max_assignments) {
+  const term::TermPool& pool = m.analysis.pool;
+  const ptx::LaunchVars& launch = m.result(k).launch;
+  std::map<term::VarId, int64_t> fixed = given;
+  std::vector<term::VarId> searched;
+  for (const SymbolicAccess& sa : accesses)
+    for (term::VarId v : access_unknowns(sa)) {
+      if (fixed.count(v) || std::count(searched.begin(), searched.end(), v) || sa.base == v) continue;
+      const term::VarInfo& info = pool.var(v);
+      const bool free_extent = std::find(launch.ntid.begin(), launch.ntid.end(), std::optional<term::VarId>(v)) != launch.ntid.end();
+      if (v == launch.warp || (free_extent && v != launch.ntid[0])) fixed[v] = static_cast<int64_t>(info.lo);
+      else if (free_extent) fixed[v] = static_cast<int64_t>(std::min(info.hi, term::mask_of(info.width)));
+      else searched.push_back(v);
+    }
+  // Each searched unknown's candidates, aligned as its domain requires.
+  std::vector<std::vector<int64_t>> candidates;
+  size_t assignments = 1;
+  for (term::VarId v : searched) {
+    const term::VarInfo& info = pool.var(v);
+    const uint64_t lo = info.lo, hi = std::min(info.hi, term::mask_of(info.width));
+    const uint64_t step = uint64_t{1} << std::min(info.align_log2, 63);
+    std::vector<int64_t> c{static_cast<int64_t>(lo)};
+    for (uint64_t x : {std::min(hi, term::mask_of(info.width) >> 1), hi}) {
+      if (x < lo) continue;
+      const auto aligned = static_cast<int64_t>(x - (x - lo) % step);
+      if (std::find(c.begin(), c.end(), aligned) == c.end()) c.push_back(aligned);
+    }
+    if (assignments * c.size() > max_assignments) c.resize(1);  // past the cap: the lowest value only
+    assignments *= c.size();
+    candidates.push_back(std::move(c));
+  }
+  // The warps under `values`, and how many wanted lanes run them.
+  auto evaluate = [&](std::map<std::string, int64_t> values) {
+    std::pair<RepresentativeWarps, int> out{RepresentativeWarps{std::move(values), {}}, 0};
+    for (const SymbolicAccess& sa : accesses) {
+      std::map<std::string, int64_t> own;
+      for (term::VarId v : access_unknowns(sa))
+        if (auto it = out.first.values.find(pool.var(v).name); it != out.first.values.end()) own.insert(*it);
+      out.first.warps.push_back(warp_at(sa, own));
+      out.second += __builtin_popcount(out.first.warps.back().active & wanted);
+    }
+    return out;
+  };
+  const int all_wanted = __builtin_popcount(wanted) * static_cast<int>(accesses.size());
+  RepresentativeWarps best;
+  int best_active = -1;
+  for (size_t combo = 0; combo < assignments && best_active < all_wanted; ++combo) {
+    std::map<std::string, int64_t> values;
+    for (const auto& [v, value] : fixed) values[pool.var(v).name] = value;
+    for (size_t i = 0, rest = combo; i < searched.size(); ++i) {
+      values[pool.var(searched[i]).name] = candidates[i][rest % candidates[i].size()];
+      rest /= candidates[i].size();
+    }
+    auto [warps, active] = evaluate(std::move(values));
+    if (active > best_active) {
+      best_active = active;
+      best = std::move(warps);
+    }
+  }
+  if (best_active == 0) {
+    std::map<std::string, int64_t> lowest;
+    for (const auto& [v, value] : given) lowest[pool.var(v).name] = value;
+    auto [warps, active] = evaluate(std::move(lowest));
+    if (active > 0) return std::move(warps);
+  }
+  return best;
 }
 
 void report_compiled(FindingSink& sink, const ptx::CompiledModule& m, const ptx::KernelFacts& k, const ptx::AccessFact& a,

@@ -5,6 +5,10 @@
 // same way.
 #include "analyzer/ptx/KernelFacts.h"
 #include "rules/Rule.h"
+#include <map>
+#include <string>
+#include <vector>
+
 #include "solver/SymbolicAccess.h"
 
 namespace lp::rules {
@@ -12,6 +16,25 @@ namespace lp::rules {
 /// Access `a` of kernel `k` of `m` as solver/SymbolicAccess decides it. Its terms live in `m`'s
 /// term pool: the result is valid while `m` is.
 SymbolicAccess symbolic_access(const ptx::CompiledModule& m, const ptx::KernelFacts& k, const ptx::AccessFact& a);
+
+/// One assignment of the unknowns of some instructions of kernel `k` of `m`, and their warps under
+/// it: the `given` values; warp 0 of a block as large as the launch allows on x (1 on y and z), so a
+/// whole warp where the kernel has one; each shared symbol at its start; every other unknown (a
+/// parameter, a loop's value) at its lowest value, the largest positive value of its width or its
+/// highest, the first combination (at most `max_assignments` are tried) under which every
+/// instruction runs with the `wanted` lanes, else the one under which most do; where no lane runs
+/// under any of them, every unknown at its lowest value if some lane runs then (a loop's exit that
+/// only a one-thread block reaches at its first value). Every value lies in its unknown's domain
+/// and the activity terms carry the launch assumption, so an active warp is a warp of the domain.
+struct RepresentativeWarps {
+  std::map<std::string, int64_t> values;  ///< by the unknowns' names, each warp_at's input
+  std::vector<SymbolicWitness> warps;     ///< one per instruction, in order
+};
+/// Throws std::invalid_argument as warp_at does (an address that depends on loaded data).
+RepresentativeWarps representative_warps(const ptx::CompiledModule& m, const ptx::KernelFacts& k,
+                                         const std::vector<SymbolicAccess>& accesses,
+                                         const std::map<term::VarId, int64_t>& given, hw::LaneMask wanted,
+                                         size_t max_assignments);
 
 /// Reports `f` about access `a` of kernel `k`: at the access's placement, naming the instruction
 /// (Finding::compiled).

@@ -21,6 +21,13 @@
 
 namespace lp::rules {
 
+/// The compiled modules of a run (its .ptx files, given or compiled), for annotations that name
+/// compiled kernels (`expect ACCESS compiled ...`, rule LP015).
+struct RunCompiled {
+  std::vector<std::shared_ptr<const ptx::CompiledModule>> modules;
+  std::optional<std::string> incomplete;  ///< why some PTX of the run was not read (the run's budget)
+};
+
 /// What a rule sees of one file.
 struct FileContext {
   const annotate::ParseResult& file;
@@ -30,6 +37,8 @@ struct FileContext {
   const CuteDefinitions* cute = nullptr;  ///< every `cute "EXPR" = LAYOUT` of the run (rule LP012)
   /// A compiled module's facts (a .ptx file); then `file` holds no statements.
   const ptx::CompiledModule* compiled = nullptr;
+  /// The run's compiled modules, read when an annotated file of the run names a compiled kernel.
+  const RunCompiled* run_compiled = nullptr;
   /// Threads a rule may decide this file's obligations on (the run's cores the other files leave).
   unsigned jobs = 1;
 };

@@ -6,10 +6,28 @@
 #include <vector>
 
 #include "analyzer/algebra/Legality.h"
+#include "hw/BankModel.h"
 #include "rules/Finding.h"
 #include "solver/Result.h"
 
 namespace lp::rules {
+
+/// The lanes of a mask as ranges ("0-15,24"), or "all 32".
+inline std::string lanes_text(hw::LaneMask m) {
+  if (m == hw::kAllLanes) return fmt::format("all {}", hw::kWarpLanes);
+  std::string s;
+  for (int l = 0; l < hw::kWarpLanes;) {
+    if (!((m >> l) & 1)) {
+      ++l;
+      continue;
+    }
+    int e = l;
+    while (e + 1 < hw::kWarpLanes && ((m >> (e + 1)) & 1)) ++e;
+    s += fmt::format("{}{}", s.empty() ? "" : ",", l == e ? std::to_string(l) : fmt::format("{}-{}", l, e));
+    l = e + 1;
+  }
+  return s.empty() ? "none" : s;
+}
 
 inline rules::Finding finding(SourceLoc loc, std::string message) {
   rules::Finding f;

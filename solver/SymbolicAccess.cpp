@@ -1472,6 +1472,8 @@ std::optional<uint64_t> z3_encoded_value(const term::TermPool& pool, term::TermI
   return out;
 }
 
+std::vector<VarId> access_unknowns(const SymbolicAccess& a) { return access_vars(a); }
+
 SymbolicWitness warp_at(const SymbolicAccess& a, const std::map<std::string, int64_t>& values) {
   const TermPool& P = *a.pool;
   const std::vector<VarId> vars = access_vars(a);

@@ -97,6 +97,10 @@ std::optional<uint64_t> z3_encoded_value(const term::TermPool& pool, term::TermI
 /// alignment, or an access that depends on values no assignment fixes (loaded data, opaque values).
 SymbolicWitness warp_at(const SymbolicAccess& access, const std::map<std::string, int64_t>& values);
 
+/// The uniform unknowns the access depends on (its address, activity, extent and base), in VarId
+/// order: the names warp_at accepts.
+std::vector<term::VarId> access_unknowns(const SymbolicAccess& access);
+
 /// Decides the three properties. With free extents, a property refuted for some block shapes is
 /// searched for the weakest condition of the forms "ntid.x is a multiple of 2^k" and "each extent
 /// at most N" (and both) under which it is proven (docs/ptx.md, verdicts that depend on the launch).

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <regex>
 
 #include "analyzer/ir/Checked.h"
 #include "analyzer/parse/OperandParser.h"
@@ -856,16 +857,51 @@ class StatementReader {
       e.kind = ExpectKind::Covers;
       layout_subject();
       e.ranges = ranges();
+    } else if (prop == "compiled") {
+      e.kind = ExpectKind::Compiled;
+      resolve(e.subject, is_access, "a named access (access NAME: BUFFER INSTR lanes LAYOUT)");
+      e.compiled = compiled_ref();
     } else if (prop == "illegal") {
       e.kind = ExpectKind::Illegal;
       resolve(e.subject, [](const AnnotationParser::Entity& x) { return x.kind != K::Param; },
               "a declaration, access, copy, descriptor, composition, divide or product");
     } else {
       c().set_pos(at);
-      c().fail_expected("a property: injective, conflict-free, wavefronts <= N, covers AXIS=LO..HI or illegal");
+      c().fail_expected("a property: injective, conflict-free, wavefronts <= N, covers AXIS=LO..HI, compiled \"KERNEL\" "
+                        "at LINE or illegal");
     }
     end_of_statement();
     return e;
+  }
+
+  // After `expect ACCESS compiled`: `"KERNEL" at ["FILE":]LINE [where NAME = VALUE, ...]`.
+  CompiledRef compiled_ref() {
+    CompiledRef r;
+    r.kernel = cute_name("the kernel in quotes: a regular expression its demangled name matches (compiled \"gemm_device\" at LINE)");
+    try {
+      std::regex check(r.kernel.text, std::regex::ECMAScript);
+    } catch (const std::regex_error& e) {
+      fail(r.kernel.loc, fmt::format("not a regular expression (ECMAScript): {}", e.what()));
+    }
+    c().expect("at", "and the source line of the compiled instructions (compiled \"KERNEL\" at [\"FILE\":]LINE)");
+    if (c().peek() == '"') {
+      r.file = cute_name("the source file in quotes");
+      c().expect(":", "and the line after the file (\"FILE\":LINE)");
+    }
+    r.line = positive("a source line");
+    if (c().consume("where")) {
+      do {
+        CuteName n = c().peek() == '"' ? cute_name("an unknown's name") : [&] {
+          Name t = token("an unknown of the compiled address (warp, ntid.x, a parameter's name), or a quoted name", true);
+          return CuteName{t.text, t.loc};
+        }();
+        for (const auto& [seen, value] : r.values)
+          if (seen.text == n.text) fail(n.loc, fmt::format("'{}' is given twice", n.text));
+        c().expect("=", "and its value (NAME = VALUE)");
+        r.values.emplace_back(std::move(n), integer("the unknown's value"));
+      } while (c().consume(","));
+    }
+    return r;
   }
 
   // `allow RULE-ID "reason"` with the cursor after `allow`.

@@ -42,6 +42,7 @@ const char* expect_name(ExpectKind k) {
     case ExpectKind::Wavefronts: return "wavefronts";
     case ExpectKind::Covers: return "covers";
     case ExpectKind::Illegal: return "illegal";
+    case ExpectKind::Compiled: return "compiled";
   }
   return "injective";
 }

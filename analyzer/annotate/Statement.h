@@ -230,19 +230,33 @@ struct AxisRangeExpr {
   Number lo, hi;
 };
 
-enum class ExpectKind { Injective, ConflictFree, Wavefronts, Covers, Illegal };
+enum class ExpectKind { Injective, ConflictFree, Wavefronts, Covers, Illegal, Compiled };
 const char* expect_name(ExpectKind k);  ///< "injective", "conflict-free", ...
+
+/// `compiled "KERNEL" at ["FILE":]LINE [where NAME = VALUE, ...]` after `expect ACCESS`: the
+/// compiled instructions the access describes (rule LP015). KERNEL is a regular expression
+/// (ECMAScript) searched in the kernels' demangled names; FILE, when given, is a path suffix of the
+/// source file, else the file the annotation is in; VALUE fixes an unknown of the compiled address
+/// (`warp`, `ntid.x`, a parameter or loop value as findings name it). Invariants: the regular
+/// expression compiles; line >= 1; names distinct.
+struct CompiledRef {
+  CuteName kernel;
+  std::optional<CuteName> file;
+  Number line;
+  std::vector<std::pair<CuteName, Number>> values;
+};
 
 /// `expect NAME PROPERTY`; `covers NAME RANGES` is the same as `expect NAME covers RANGES`.
 /// Invariants: max_wavefronts set exactly for Wavefronts (>= 1); ranges non-empty exactly for
-/// Covers. The subject's kind suits the property (an access for conflict-free and wavefronts;
-/// something with a layout for injective and covers).
+/// Covers; compiled set exactly for Compiled. The subject's kind suits the property (an access
+/// for conflict-free, wavefronts and compiled; something with a layout for injective and covers).
 struct ExpectStmt {
   Name subject;
   ExpectKind kind = ExpectKind::Injective;
   SourceLoc kind_loc;
   std::optional<Number> max_wavefronts;
   std::vector<AxisRangeExpr> ranges;
+  std::optional<CompiledRef> compiled;
 };
 
 /// `param P OP VALUE` or `param P % M == 0` in a launch: P is a kernel parameter's name in the

@@ -145,6 +145,8 @@ Placement place(const Module& m, Sources& sources, const std::shared_ptr<const S
   };
   for (const auto& loc : o.call_debug_locs) append(loc);
   append(o.debug_loc);
+  for (const SourceFrame& f : frames)
+    if (f.line > 0) p.lines.push_back(SourceLine{sources.name(f.file), f.line});
   std::optional<SourceLoc> user;
   if (!frames.empty() && frames.front().line > 0) user = sources.at(frames.front().file, frames.front().line, frames.front().col);
   p.loc = user ? *user : ptx_loc;

@@ -26,6 +26,12 @@
 
 namespace lp::ptx {
 
+/// A source file as the PTX's `.file` directive names it, and a line of it.
+struct SourceLine {
+  std::string file;
+  int line = 0;
+};
+
 /// Where an instruction is shown: the user's source line of its outermost frame when that file may
 /// be read (else the PTX line), with the inlined frames (runs of library frames collapsed, see
 /// FrontEndInputs::all_frames) and the PTX instruction as notes.
@@ -33,6 +39,9 @@ struct Placement {
   SourceLoc loc;
   std::vector<Note> notes;
   int ptx_line = 0;
+  /// Every frame's source file (as the PTX's `.file` names it) and line, outermost first, whether
+  /// or not the checker reads the file: what an annotation's `expect ... compiled` is matched to.
+  std::vector<SourceLine> lines;
 };
 
 /// A launch stated outside the PTX and its source: an entry of `[ptx.launch]` or a `--launch`.

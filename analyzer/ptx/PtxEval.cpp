@@ -201,7 +201,8 @@ class KernelEval {
     else if (kernel_.maxntid) max_threads = std::min(max_threads, product(*kernel_.maxntid));
     max_threads = std::clamp<int64_t>(max_threads, 1, int64_t{1} << 20);
     const int64_t warps = (max_threads + hw::kWarpLanes - 1) / hw::kWarpLanes;
-    warp_ = P_.var_term(uniform("warp", 32, 0, static_cast<uint64_t>(warps - 1)));
+    out_.launch.warp = uniform("warp", 32, 0, static_cast<uint64_t>(warps - 1));
+    warp_ = P_.var_term(*out_.launch.warp);
     const TermId t = P_.add(P_.mul(warp_, P_.constant(hw::kWarpLanes, 32)), P_.lane());  // linear thread index
     std::set<const Function*> seen;
     bool stated_multi_d = false;

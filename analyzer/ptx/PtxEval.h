@@ -60,6 +60,7 @@ struct KernelLaunch {
 /// a verdict that holds only for some of their values depends on the launch.
 struct LaunchVars {
   std::array<std::optional<term::VarId>, 3> ntid;  ///< %ntid.x/y/z when free
+  std::optional<term::VarId> warp;  ///< the warp's index in the block
   bool one_dimensional = false;  ///< the kernel reads no %tid.y/z, %ntid.y/z: launched as a 1-D block
   /// The domain is the launches stated for the kernel (EvalOptions::launches), not every legal one.
   bool stated = false;

@@ -583,25 +583,33 @@ TermId TermPool::trunc(TermId a, int w) {
   const Node n = nodes_[a];
   if ((n.op == Op::ZExt || n.op == Op::SExt) && width(n.a) == w) return n.a;
   if ((n.op == Op::ZExt || n.op == Op::SExt || n.op == Op::Trunc) && width(n.a) > w) return trunc(n.a, w);
+  const uint64_t key = (uint64_t{a} << 8) | static_cast<uint64_t>(w);
+  if (auto done = truncated_.find(key); done != truncated_.end()) return done->second;
+  TermId out;
   // The low bits of a sum, product or bitwise operation are those of the operation on the
   // low bits: truncate through them (keeps 64-bit address arithmetic in 32-bit form).
   if (n.op == Op::Add || n.op == Op::Mul || n.op == Op::And || n.op == Op::Or || n.op == Op::Xor) {
     const TermId x = trunc(n.a, w), y = trunc(n.b, w);
     switch (n.op) {
-      case Op::Add: return add(x, y);
-      case Op::Mul: return mul(x, y);
-      case Op::And: return bit_and(x, y);
-      case Op::Or: return bit_or(x, y);
-      default: return bit_xor(x, y);
+      case Op::Add: out = add(x, y); break;
+      case Op::Mul: out = mul(x, y); break;
+      case Op::And: out = bit_and(x, y); break;
+      case Op::Or: out = bit_or(x, y); break;
+      default: out = bit_xor(x, y); break;
     }
+  } else if (n.op == Op::Not) {
+    out = bit_not(trunc(n.a, w));
+  } else if (n.op == Op::Ite) {
+    out = ite(n.a, trunc(n.b, w), trunc(n.c, w));
+  } else {
+    Node x;
+    x.op = Op::Trunc;
+    x.width = static_cast<uint8_t>(w);
+    x.a = a;
+    out = make(x);
   }
-  if (n.op == Op::Not) return bit_not(trunc(n.a, w));
-  if (n.op == Op::Ite) return ite(n.a, trunc(n.b, w), trunc(n.c, w));
-  Node x;
-  x.op = Op::Trunc;
-  x.width = static_cast<uint8_t>(w);
-  x.a = a;
-  return make(x);
+  truncated_.emplace(key, out);
+  return out;
 }
 
 TermId TermPool::resize(TermId a, int w) { return width(a) < w ? zext(a, w) : trunc(a, w); }

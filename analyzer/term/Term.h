@@ -197,6 +197,9 @@ class TermPool {
   std::vector<VarInfo> vars_;
   std::vector<TermId> var_terms_;
   std::unordered_map<std::string, VarId> keyed_;
+  /// trunc's results by term and width: terms share operands (the pool is a DAG), and truncating
+  /// through them without this would visit a shared operand once per path to it.
+  std::unordered_map<uint64_t, TermId> truncated_;
   VarId lane_var_ = 0;
   TermId lane_term_ = 0;
 };

@@ -121,7 +121,7 @@ TEST_CASE("statement diagnostics name what was expected, with a caret", "[annota
       {{19, 8}, "'nothing' is not declared"},
       {{20, 6}, "unknown architecture"},
       {{21, 18}, "expected a declared name, a layout in backquotes or a tiler [...] as the inner layout B of 'A o B', found '('"},
-      {{22, 11}, "expected a property: injective, conflict-free, wavefronts <= N, covers AXIS=LO..HI or illegal, found 'injectiv'"},
+      {{22, 11}, "expected a property: injective, conflict-free, wavefronts <= N, covers AXIS=LO..HI, compiled \"KERNEL\" at LINE or illegal, found 'injectiv'"},
   };
   INFO(rendered(r));
   REQUIRE(r.diagnostics.size() == want.size());

@@ -296,3 +296,48 @@ TEST_CASE("the statement keyword location is recorded", "[annotate][statements]"
   auto r = ok("\n   smem s : f16 = (_2):(_1)\n");
   CHECK(lc(r.statements[0].loc) == std::pair<size_t, size_t>{2, 4});
 }
+
+TEST_CASE("expect ACCESS compiled: the kernel, the file and line, the values", "[annotate][statements]") {
+  auto r = ok("smem s : f32 = (_128,_4):(_4,_1)\n"
+              "access q: s ld.shared.v4.b32 lanes (_32):(_1@0)\n"
+              "expect q compiled \"sum_quads\" at 22\n"
+              "expect q compiled \"gemm<.*C<1> >\" at \"tutorial/sgemm.cu\":214 where ntid.x = 128, \"k (parameter 2)\" = 8\n");
+  const auto& a = body<ExpectStmt>(r, 2);
+  CHECK(a.kind == ExpectKind::Compiled);
+  REQUIRE(a.compiled);
+  CHECK(a.compiled->kernel.text == "sum_quads");
+  CHECK_FALSE(a.compiled->file);
+  CHECK(a.compiled->line.value == 22);
+  CHECK(a.compiled->values.empty());
+  const auto& b = *body<ExpectStmt>(r, 3).compiled;
+  CHECK(b.kernel.text == "gemm<.*C<1> >");
+  REQUIRE(b.file);
+  CHECK(b.file->text == "tutorial/sgemm.cu");
+  CHECK(b.line.value == 214);
+  REQUIRE(b.values.size() == 2);
+  CHECK(b.values[0].first.text == "ntid.x");
+  CHECK(b.values[0].second.value == 128);
+  CHECK(b.values[1].first.text == "k (parameter 2)");
+  CHECK(b.values[1].second.value == 8);
+}
+
+TEST_CASE("expect ACCESS compiled: malformed clauses are located errors", "[annotate][statements]") {
+  const std::string decl = "smem s : f32 = (_128,_4):(_4,_1)\naccess q: s ld.shared.v4.b32 lanes (_32):(_1@0)\n";
+  struct Case {
+    std::string line;
+    size_t col;
+    std::string message;
+  };
+  for (const Case& c : {Case{"expect q compiled \"sum(\" at 3", 19, "not a regular expression (ECMAScript)"},
+                        Case{"expect q compiled \"k\" 3", 23, "expected 'at' and the source line"},
+                        Case{"expect q compiled \"k\" at \"a.cu\" 3", 33, "expected ':' and the line after the file"},
+                        Case{"expect q compiled \"k\" at 0", 26, "expected a source line of at least 1, found 0"},
+                        Case{"expect q compiled \"k\" at 3 where w = 1, w = 2", 41, "'w' is given twice"},
+                        Case{"expect s compiled \"k\" at 3", 8, "'s' is an smem buffer; expected a named access"}}) {
+    auto r = parse("t.lp", decl + c.line + "\n");
+    INFO(c.line << "\n" << rendered(r));
+    REQUIRE(r.diagnostics.size() == 1);
+    CHECK(r.diagnostics[0].message.find(c.message) == 0);
+    CHECK(lc(r.diagnostics[0].loc) == std::pair<size_t, size_t>{3, c.col});
+  }
+}

@@ -74,7 +74,7 @@ CorpusEntry parse_corpus_entry(const std::string& path, const std::string& text)
   }
   for (const auto& [key, value] : keys)
     if (key != "entry" && key != "project" && key != "source" && key != "claim" && key != "bug" &&
-        key != "verdict" && key != "confirmed")
+        key != "verdict" && key != "confirmed" && key != "compiled")
       throw CorpusEntryError(fmt::format("{}: unknown header key '{}'", path, key));
   for (const char* required : {"entry", "project", "source", "claim", "verdict"})
     if (keys[required].empty())

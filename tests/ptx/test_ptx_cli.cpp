@@ -279,28 +279,36 @@ TEST_CASE("check PTX: a proven conflict-free instruction carries its worst wavef
                                               {"ld.shared.u8", 1},  {"st.shared.u8", 1},  {"ld.shared.v2.f32", 2},
                                               {"st.shared.v4.u32", 4}, {"cp.async.cg.shared.global", 4},
                                               {"ldmatrix.sync.aligned.m8n8.x4.shared.b16", 4}};
-  auto r = run_layoutproof({"check", kDir + "smem_kernels.ptx", "--no-cache", "--launch", "*=block(128)", "--format", "json"});
-  REQUIRE(r.exit_code == 1);
-  const json report = json::parse(r.out);
-  std::set<std::string> with_numbers;
-  int without = 0;
-  for (const json& o : report["obligations"]) {
-    const std::string d = o["description"];
-    if (!o["passed"].get<bool>() || d.find(" is conflict-free") == std::string::npos) continue;
-    const std::string opcode = d.substr(0, d.find(" (PTX line"));
-    INFO(d);
-    if (!o["proof"].contains("wavefronts")) {
-      ++without;  // the lowest values' warp does not reach the bound: the engine alone
-      continue;
+  // With the launch stated, and with it left free (a representative warp as full as the launch
+  // allows reaches the bound): every proven conflict obligation carries its numbers, but for the
+  // reads after a halving loop in a 128-thread block (`s[0]` once h reaches 0, at a trip count of 7
+  // that neither the lowest nor the largest values give).
+  for (const std::vector<std::string>& launch : {std::vector<std::string>{"--launch", "*=block(128)"}, std::vector<std::string>{}}) {
+    std::vector<std::string> args{"check", kDir + "smem_kernels.ptx", "--no-cache", "--format", "json"};
+    args.insert(args.end(), launch.begin(), launch.end());
+    auto r = run_layoutproof(args);
+    REQUIRE(r.exit_code == 1);
+    const json report = json::parse(r.out);
+    std::set<std::string> with_numbers;
+    int without = 0;
+    for (const json& o : report["obligations"]) {
+      const std::string d = o["description"];
+      if (!o["passed"].get<bool>() || d.find(" is conflict-free") == std::string::npos) continue;
+      const std::string opcode = d.substr(0, d.find(" (PTX line"));
+      INFO(d);
+      if (!o["proof"].contains("wavefronts")) {
+        ++without;
+        continue;
+      }
+      REQUIRE(phases.count(opcode));
+      CHECK(o["proof"]["wavefronts"] == phases.at(opcode));
+      CHECK(o["proof"]["ideal"] == phases.at(opcode));
+      with_numbers.insert(opcode);
     }
-    REQUIRE(phases.count(opcode));
-    CHECK(o["proof"]["wavefronts"] == phases.at(opcode));
-    CHECK(o["proof"]["ideal"] == phases.at(opcode));
-    with_numbers.insert(opcode);
+    CHECK(with_numbers.count("st.shared.v4.u32"));
+    CHECK(with_numbers.count("ld.shared.v2.f32"));
+    CHECK(with_numbers.count("ldmatrix.sync.aligned.m8n8.x4.shared.b16"));
+    CHECK(with_numbers.count("st.shared.f32"));
+    CHECK(without <= (launch.empty() ? 0 : 2));
   }
-  CHECK(with_numbers.count("st.shared.v4.u32"));
-  CHECK(with_numbers.count("ld.shared.v2.f32"));
-  CHECK(with_numbers.count("ldmatrix.sync.aligned.m8n8.x4.shared.b16"));
-  CHECK(with_numbers.count("st.shared.f32"));
-  CHECK(without < 8);
 }

@@ -57,6 +57,34 @@ TEST_CASE("terms: simplified terms evaluate like 32-bit machine arithmetic", "[p
   }
 }
 
+TEST_CASE("terms: truncating a term whose operands are shared visits each once", "[ptx][terms]") {
+  // 64-bit arithmetic whose every level uses the level below twice (through a select and a sum):
+  // a DAG of 3 nodes a level that has 2^60 paths. Its 32-bit truncation must stay as small (a PTX
+  // loop of such updates once took the fuzzer past its time limit) and equal the native value.
+  TermPool P;
+  lp::term::VarInfo info;
+  info.name = "x";
+  info.width = 64;
+  const auto x = P.new_var(info);
+  const TermId X = P.var_term(x);
+  constexpr int kLevels = 60;
+  TermId t = X;
+  for (int i = 0; i < kLevels; ++i)
+    t = P.ite(P.ult(t, P.constant(1000 + i, 64)), P.add(t, P.constant(3, 64)), P.bit_xor(t, P.constant(5, 64)));
+  const size_t before = P.size();
+  const TermId low = P.trunc(t, 32);
+  CHECK(P.size() - before < size_t{8} * kLevels);
+  lp::term::Evaluator ev(P);
+  std::mt19937_64 rng(11);
+  for (int k = 0; k < 200; ++k) {
+    uint64_t v = k < 100 ? rng() % 2000 : rng();
+    ev.set(x, v);
+    uint64_t native = v;
+    for (int i = 0; i < kLevels; ++i) native = native < uint64_t(1000 + i) ? native + 3 : native ^ 5;
+    CHECK(ev.eval(low) == (native & 0xffffffffu));
+  }
+}
+
 TEST_CASE("terms: the lane and warp parts of a thread index separate", "[ptx][terms]") {
   TermPool P;
   lp::term::VarInfo w;

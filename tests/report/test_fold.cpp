@@ -5,9 +5,11 @@
 
 #include "Fixtures.h"
 #include "report/Fold.h"
+#include "analyzer/support/KernelName.h"
 #include "report/TextReport.h"
 
 using namespace lp::report;
+using lp::short_kernel_name;
 
 TEST_CASE("fold: findings alike but for their instruction become one that lists them") {
   CheckRun run = test::compiled_run();
@@ -60,6 +62,9 @@ TEST_CASE("short_kernel_name: no return type or parameters, long template argume
   CHECK(short_kernel_name("transposeNaive") == "transposeNaive");
   CHECK(short_kernel_name("void ns::k<int, 4>(float*, int)") == "ns::k<int, 4>");
   CHECK(short_kernel_name("void (anonymous namespace)::scan(int*)") == "(anonymous namespace)::scan");
+  // A kernel's static shared array by its own name.
+  CHECK(lp::short_symbol_name("gemm_device<cute::tuple<int, int, int> >(float const*, float*)::smemA") == "smemA");
+  CHECK(lp::short_symbol_name("tile") == "tile");
   CHECK(short_kernel_name("void cute::gemm<cute::tuple<cute::C<128>, cute::C<128>, cute::C<64>>, float>(float*)") ==
         "cute::gemm<..., float>");
   CHECK(short_kernel_name("void k<std::array<int, 4>>(int)") == "k<std::array<int, 4>>");
