@@ -143,21 +143,15 @@ void move_findings(const annotate::ParseResult& parsed, FileResult& r, const Run
   });
 }
 
-// A compiled kernel: the PTX front end's facts (analyzer/ptx/KernelFacts.h) judged by every rule,
-// through the same door as annotations.
-ptx::FrontEndInputs front_end_inputs(const CheckOptions& opt, const std::string& path) {
-  auto compiled = opt.compiled.find(path);
-  ptx::FrontEndInputs inputs = compiled == opt.compiled.end() ? opt.ptx : compiled->second.inputs;
-  inputs.config_launches = opt.config.ptx_launches;
-  return inputs;
-}
-
-// A PTX file as the front end reads it: its text under the name it is shown as, and its inputs.
+// A PTX file as the front end reads it: its text under the name it is shown as (a compiled unit's
+// PTX that is not kept: `<PTX of a.cu for sm_90>`), and what the front end reads besides: the
+// unit's inputs for a PTX the run compiled, else the run's; the configuration's launches.
 std::pair<std::shared_ptr<SourceText>, ptx::FrontEndInputs> ptx_input(const CheckOptions& opt, const std::string& path,
                                                                       std::string text) {
   auto ptx = std::make_shared<SourceText>();
-  ptx::FrontEndInputs inputs = front_end_inputs(opt, path);
   auto compiled = opt.compiled.find(path);
+  ptx::FrontEndInputs inputs = compiled == opt.compiled.end() ? opt.ptx : compiled->second.inputs;
+  inputs.config_launches = opt.config.ptx_launches;
   ptx->name = compiled == opt.compiled.end() ? path : compiled->second.shown_as;
   if (ptx->name != path) inputs.ptx_path = path;
   ptx->text = std::move(text);
@@ -170,6 +164,8 @@ std::string compiled_key(const std::string& path, const SourceText& ptx, const p
   return ptx::inputs_key(inputs) + ptx::sources_key(path, ptx.text, inputs);
 }
 
+// A compiled kernel: the PTX front end's facts (analyzer/ptx/KernelFacts.h) judged by every rule,
+// through the same door as annotations.
 FileResult check_compiled(std::shared_ptr<const ptx::CompiledModule> compiled, unsigned jobs, const Config& config) {
   annotate::ParseResult none;
   none.source = compiled->ptx;
@@ -482,10 +478,8 @@ rules::CheckRun check_source(const std::string& name, std::string text, const Ch
   FileResult r = check_guarded(name, [&] {
     FileResult checked;
     if (is_ptx_path(name)) {
-      auto ptx = std::make_shared<SourceText>();
-      ptx->name = name;
-      ptx->text = std::move(text);
-      return check_compiled(ptx::read_compiled_module(ptx, front_end_inputs(options, name)),
+      auto [ptx, inputs] = ptx_input(options, name, std::move(text));
+      return check_compiled(ptx::read_compiled_module(ptx, inputs),
                             options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency()), options.config);
     }
     RunContext own;

@@ -122,6 +122,7 @@ class HostCode {
  public:
   HostCode(Tokens toks, const std::vector<std::string>& skip) : T_(std::move(toks)), t_(T_.tokens) {
     match_ = match_brackets(t_);
+    block_of_ = enclosing_blocks(t_, match_);
     user_.assign(T_.files.size(), true);
     for (size_t f = 0; f < T_.files.size(); ++f) {
       if (T_.system_file[f]) user_[f] = false;
@@ -149,10 +150,17 @@ class HostCode {
  private:
   // ---- scopes ----
   // The innermost block `{` containing token i (npos at namespace scope).
-  size_t enclosing_block(size_t i) const {
-    for (size_t k = i; k-- > 0;)
-      if (t_[k].is("{") && match_[k] != std::string::npos && match_[k] > i) return k;
-    return std::string::npos;
+  size_t enclosing_block(size_t i) const { return block_of_[i]; }
+  // Each token's innermost enclosing block, in one pass: matched braces nest (match_brackets pairs
+  // them with a stack), so the open blocks at a token are a stack too.
+  static std::vector<size_t> enclosing_blocks(const std::vector<Token>& t, const std::vector<size_t>& match) {
+    std::vector<size_t> block(t.size(), std::string::npos), open;
+    for (size_t i = 0; i < t.size(); ++i) {
+      while (!open.empty() && match[open.back()] <= i) open.pop_back();
+      if (!open.empty()) block[i] = open.back();
+      if (t[i].is("{") && match[i] != std::string::npos && match[i] > i) open.push_back(i);
+    }
+    return block;
   }
   // Whether the block opened at `open` is a function's body: `) [qualifiers] {` whose `(` does not
   // follow a control keyword.
@@ -745,6 +753,7 @@ class HostCode {
   Tokens T_;
   const std::vector<Token>& t_;
   std::vector<size_t> match_;
+  std::vector<size_t> block_of_;  ///< enclosing_block of each token
   std::vector<bool> user_;
   std::map<std::string, std::vector<Declaration>> decls_;
 };
