@@ -39,6 +39,12 @@ bool names_file(const std::string& recorded, const std::string& file) {
          recorded[recorded.size() - file.size() - 1] == '/';
 }
 
+// A `where` name for an unknown: its own name, the name findings show ("width (parameter 2)"), or
+// that name's first word (a parameter's source name, "width").
+bool names_unknown(const std::string& given, const std::string& name, const std::string& shown) {
+  return given == name || given == shown || shown.rfind(given + " (", 0) == 0;
+}
+
 std::string listed(const std::vector<std::string>& items) {
   std::vector<std::string> shown(items.begin(), items.begin() + static_cast<ptrdiff_t>(std::min(items.size(), kMaxListed)));
   std::string out = fmt::format("{}", fmt::join(shown, ", "));
@@ -249,6 +255,11 @@ class CompiledDriftRule : public Rule {
       }
     }
     for (const GroupOutcome& o : outcomes)
+      if (o.kind == GroupOutcome::Kind::Invalid) {
+        x.invalid(o.reason, {}, o.at);
+        return false;
+      }
+    for (const GroupOutcome& o : outcomes)
       if (o.kind == GroupOutcome::Kind::Unknown) {
         x.unknown(o.reason);
         return false;
@@ -272,9 +283,10 @@ class CompiledDriftRule : public Rule {
   }
 
   struct GroupOutcome {
-    enum class Kind { Agrees, Drifts, Unknown } kind = Kind::Drifts;
+    enum class Kind { Agrees, Drifts, Unknown, Invalid } kind = Kind::Drifts;
     Finding finding;       ///< Drifts
-    std::string reason;    ///< Unknown
+    std::string reason;    ///< Unknown, Invalid
+    SourceLoc at;          ///< Invalid: the `where` value at fault
     size_t warps = 0;      ///< Agrees: the compiled warps compared
     bool other_form = false;  ///< Drifts: another hardware instruction than the annotated one
   };
@@ -336,9 +348,19 @@ class CompiledDriftRule : public Rule {
         const bool free_extent = std::find(launch.ntid.begin(), launch.ntid.end(), std::optional<term::VarId>(v)) != launch.ntid.end();
         if (!(free_extent || v == launch.warp || sa.base == v)) every_instance = false;
         for (const auto& [name, value] : x.expect.compiled->values)
-          if (name.text == info.name || name.text == kernel.shown_uniform(info.name)) {
-            given[v] = value.value;
+          if (names_unknown(name.text, info.name, kernel.shown_uniform(info.name))) {
             used_values.insert(name.text);
+            const uint64_t hi = std::min(info.hi, term::mask_of(info.width));
+            const uint64_t step = uint64_t{1} << std::min(info.align_log2, 63);
+            const auto x_value = static_cast<uint64_t>(value.value) & term::mask_of(info.width);
+            if (value.value < 0 || x_value < info.lo || x_value > hi || (x_value - info.lo) % step) {
+              out.kind = GroupOutcome::Kind::Invalid;
+              out.at = value.loc;
+              out.reason = fmt::format("{} = {} is outside the values it takes in {}: {}..{}{}", name.text, value.value, kname,
+                                       info.lo, hi, step > 1 ? fmt::format(", every {}", step) : "");
+              return out;
+            }
+            given[v] = value.value;
           }
       }
     }
