@@ -15,6 +15,7 @@
 
 #include "analyzer/annotate/LaunchFacts.h"
 #include "analyzer/support/Governor.h"
+#include "analyzer/support/KernelName.h"
 #include "analyzer/support/ReadFile.h"
 #include "hw/Arch.h"
 #include "cli/Command.h"
@@ -125,9 +126,11 @@ class CheckCommand : public Command {
     opt.ptx.all_frames = frames_ == "all";
     if (!kernel_filter_.empty()) {
       try {
-        std::regex check(kernel_filter_);
+        kernel_pattern(kernel_filter_);
       } catch (const std::regex_error& e) {
-        throw InputError(fmt::format("--kernel '{}' is not a regular expression: {}", kernel_filter_, e.what()));
+        throw InputError(fmt::format("--kernel '{}' is not a kernel-name pattern (an ECMAScript regular expression without "
+                                     "back-references, at most {} characters): {}",
+                                     kernel_filter_, kMaxKernelPatternChars, e.what()));
       }
       opt.ptx.kernel_filter = kernel_filter_;
     }

@@ -166,7 +166,7 @@ class CompiledDriftRule : public Rule {
                                    e.subject.text, ref.kernel.text),
                        {"check this file together with the kernel's PTX: a .ptx file, --cuda FILE.cu, or -p BUILD_DIR "
                         "(docs/rules/LP015.md)"});
-    const std::regex re(ref.kernel.text, std::regex::ECMAScript);
+    const std::regex re = kernel_pattern(ref.kernel.text);  // the parser checked that it compiles
     std::vector<std::string> all_kernels;
     std::vector<std::vector<CompiledSite>> at_line;  // per kernel with instructions at the line, in the run's order
     bool matched = false;

@@ -5,9 +5,9 @@
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
 
 #include "analyzer/ir/Checked.h"
+#include "analyzer/support/KernelName.h"
 #include "analyzer/parse/OperandParser.h"
 #include "hw/ElementType.h"
 #include "hw/HwError.h"
@@ -879,9 +879,11 @@ class StatementReader {
     CompiledRef r;
     r.kernel = cute_name("the kernel in quotes: a regular expression its demangled name matches (compiled \"gemm_device\" at LINE)");
     try {
-      std::regex check(r.kernel.text, std::regex::ECMAScript);
+      kernel_pattern(r.kernel.text);
     } catch (const std::regex_error& e) {
-      fail(r.kernel.loc, fmt::format("not a regular expression (ECMAScript): {}", e.what()));
+      fail(r.kernel.loc, fmt::format("not a kernel-name pattern (an ECMAScript regular expression without "
+                                     "back-references, at most {} characters): {}",
+                                     kMaxKernelPatternChars, e.what()));
     }
     c().expect("at", "and the source line of the compiled instructions (compiled \"KERNEL\" at [\"FILE\":]LINE)");
     if (c().peek() == '"') {

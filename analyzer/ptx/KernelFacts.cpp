@@ -11,6 +11,7 @@
 
 #include "analyzer/annotate/AnnotationParser.h"
 #include "analyzer/annotate/LaunchFacts.h"
+#include "analyzer/support/KernelName.h"
 #include "analyzer/support/ReadFile.h"
 #include "hw/HwError.h"
 
@@ -622,7 +623,7 @@ std::unique_ptr<CompiledModule> read_compiled_module(std::shared_ptr<const Sourc
   std::map<std::string, std::vector<std::string>> param_names;
   std::map<std::string, SourceLoc> where;
   if (inputs.kernel_filter) {
-    const std::regex filter(*inputs.kernel_filter);
+    const std::regex filter = kernel_pattern(*inputs.kernel_filter);
     options.only.emplace();
     for (const Function& f : out->module.functions)
       if (std::regex_search(f.name, filter) || std::regex_search(demangled(f.name), filter)) options.only->insert(f.name);

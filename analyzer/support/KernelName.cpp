@@ -60,6 +60,11 @@ std::string short_kernel_name(const std::string& demangled) {
   return elide_template_arguments(name);
 }
 
+std::regex kernel_pattern(const std::string& pattern) {
+  if (pattern.size() > kMaxKernelPatternChars) throw std::regex_error(std::regex_constants::error_space);
+  return std::regex(pattern, std::regex::ECMAScript | std::regex_constants::__polynomial);
+}
+
 std::string short_symbol_name(const std::string& demangled) {
   const size_t local = demangled.rfind(")::");
   return local == std::string::npos ? short_kernel_name(demangled) : demangled.substr(local + 3);

@@ -328,7 +328,8 @@ TEST_CASE("expect ACCESS compiled: malformed clauses are located errors", "[anno
     size_t col;
     std::string message;
   };
-  for (const Case& c : {Case{"expect q compiled \"sum(\" at 3", 19, "not a regular expression (ECMAScript)"},
+  for (const Case& c : {Case{"expect q compiled \"sum(\" at 3", 19, "not a kernel-name pattern"},
+                        Case{"expect q compiled \"(k)\\\\1\" at 3", 19, "not a kernel-name pattern"},
                         Case{"expect q compiled \"k\" 3", 23, "expected 'at' and the source line"},
                         Case{"expect q compiled \"k\" at \"a.cu\" 3", 33, "expected ':' and the line after the file"},
                         Case{"expect q compiled \"k\" at 0", 26, "expected a source line of at least 1, found 0"},

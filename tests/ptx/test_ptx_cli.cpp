@@ -85,6 +85,25 @@ TEST_CASE("check PTX: a Triton-style cache directory is searched for .ptx files"
   fs::remove_all(tmp);
 }
 
+TEST_CASE("check PTX: --kernel takes a pattern matched without backtracking, others are refused", "[ptx][check-cli]") {
+  // An alternation a backtracking matcher would explore both ways selects what the plain name does.
+  auto obligations = [](const std::string& pattern) {
+    auto r = run_layoutproof({"check", "--no-cache", kDir + "smem_kernels.ptx", "--kernel", pattern, "--format", "json"});
+    REQUIRE(r.exit_code != 2);
+    return json::parse(r.out)["obligations"].size();
+  };
+  const size_t halving = obligations("^halving\\(");
+  CHECK(halving > 0);
+  CHECK(obligations("^(h|h)alving\\(") == halving);
+  CHECK(obligations(".") > halving);
+  for (const std::string& bad : {std::string("(a)\\1"), std::string("("), std::string(600, 'k')}) {
+    auto r = run_layoutproof({"check", "--no-cache", kDir + "smem_kernels.ptx", "--kernel", bad});
+    INFO(bad);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("is not a kernel-name pattern") != std::string::npos);
+  }
+}
+
 TEST_CASE("check PTX: unreadable PTX is a located error and exit 2", "[ptx][check-cli]") {
   const fs::path tmp = temp_dir("lp_ptx_bad");
   const std::string bad = (tmp / "bad.ptx").string();

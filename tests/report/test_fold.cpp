@@ -3,6 +3,8 @@
 // headline and the note that lists every instruction, and short kernel names.
 #include <catch2/catch.hpp>
 
+#include <regex>
+
 #include "Fixtures.h"
 #include "report/Fold.h"
 #include "analyzer/support/KernelName.h"
@@ -68,4 +70,13 @@ TEST_CASE("short_kernel_name: no return type or parameters, long template argume
   CHECK(short_kernel_name("void cute::gemm<cute::tuple<cute::C<128>, cute::C<128>, cute::C<64>>, float>(float*)") ==
         "cute::gemm<..., float>");
   CHECK(short_kernel_name("void k<std::array<int, 4>>(int)") == "k<std::array<int, 4>>");
+}
+
+TEST_CASE("kernel_pattern: searched without backtracking, back-references and huge patterns refused") {
+  // (a|a)*b on 60 a's has 2^60 ways to fail for a backtracking matcher; this one answers at once.
+  CHECK_FALSE(std::regex_search(std::string(60, 'a'), lp::kernel_pattern("(a|a)*b")));
+  CHECK(std::regex_search(std::string("void gemm_device<cute::C<129> >(float*)"), lp::kernel_pattern("gemm_device<.*C<129>")));
+  CHECK_THROWS_AS(lp::kernel_pattern("(k)\\1"), std::regex_error);
+  CHECK_THROWS_AS(lp::kernel_pattern(std::string(lp::kMaxKernelPatternChars + 1, 'k')), std::regex_error);
+  CHECK_NOTHROW(lp::kernel_pattern(std::string(lp::kMaxKernelPatternChars, 'k')));
 }
