@@ -417,6 +417,23 @@ class CompiledDriftRule : public Rule {
                               d.issue, kname, x.where);
         break;
     }
+    // A difference found where the model over-approximates (a loop's iteration count, lanes that
+    // leave a divergent loop) may be at a warp the kernel never runs: undecided, as LP002's are.
+    for (const SymbolicAccess& sa : accesses) {
+      std::string approx;
+      if (!sa.active_exact) approx = "which lanes run it, over-approximated inside a divergent loop";
+      for (term::VarId v : access_unknowns(sa))
+        if (const term::VarInfo& info = pool.var(v); approx.empty() && info.over_approximated) {
+          auto value = chosen.values.find(info.name);
+          approx = fmt::format("{} = {}, {}", kernel.shown_uniform(info.name),
+                               value == chosen.values.end() ? static_cast<int64_t>(info.lo) : value->second, info.reason);
+        }
+      if (!approx.empty()) {
+        out.kind = GroupOutcome::Kind::Unknown;
+        out.reason = fmt::format("{} only with {}", message, approx);
+        return out;
+      }
+    }
     Finding f = finding(x.expect.kind_loc, std::move(message));
     if (d.kind == Disagreement::Kind::Shift)
       add_note(f, fmt::format("the instructions before it are issues at a shift of {} bytes",
