@@ -380,19 +380,11 @@ void append(rules::CheckRun& run, FileResult& r) {
   for (auto& n : r.assumptions) run.assumptions.push_back(std::move(n));
 }
 
-}  // namespace
-
-// When an annotated file of the run names a compiled kernel (rule LP015), every PTX file of the run
-// is read first, once: the rules of that file see them all, and the PTX's own check reuses them.
+// Every PTX file of the run, read before the files are checked (when an annotated file names a
+// compiled kernel, rule LP015): the rules of every file see them all, and the PTX's own check
+// reuses them.
 void read_run_compiled(const std::vector<std::string>& files, const CheckOptions& opt, const Budget& budget,
                        RunContext& run) {
-  const bool needed = std::any_of(files.begin(), files.end(), [](const std::string& f) {
-    std::string why;
-    if (is_ptx_path(f)) return false;
-    std::optional<std::string> text = read_bounded(f, why);
-    return text && names_compiled_kernel(*text);
-  });
-  if (!needed) return;
   BudgetScope scope(budget);
   for (const std::string& f : files) {
     if (!is_ptx_path(f)) continue;
@@ -416,6 +408,8 @@ void read_run_compiled(const std::vector<std::string>& files, const CheckOptions
   }
 }
 
+}  // namespace
+
 rules::CheckRun check_paths(const std::vector<std::string>& paths, const CheckOptions& options) {
   const CheckOptions& opt = options;
   const Budget budget = run_budget(opt.config);
@@ -425,16 +419,19 @@ rules::CheckRun check_paths(const std::vector<std::string>& paths, const CheckOp
   for (const std::string& e : errors) run.findings.push_back(run_problem({}, e, rules::FindingKind::Invalid));
   // The CuTe definitions of every file (only files that mention one are parsed for them).
   RunContext shared;
+  bool names_compiled = false;  // some annotated file names a compiled kernel (rule LP015)
   for (const std::string& f : run.files) {
     shared.shown.insert(f);
     std::string why;
-    if (std::optional<std::string> text = read_bounded(f, why); text && mentions_cute(*text))
-      collect_cute_definitions(annotate::parse_annotations(f, std::move(*text)), shared.cute);
+    std::optional<std::string> text = read_bounded(f, why);
+    if (!text) continue;
+    names_compiled = names_compiled || (!is_ptx_path(f) && names_compiled_kernel(*text));
+    if (mentions_cute(*text)) collect_cute_definitions(annotate::parse_annotations(f, std::move(*text)), shared.cute);
   }
   for (const auto& [name, defs] : shared.cute)
     for (const CuteDefinition& d : defs) shared.cute_text += fmt::format("{}\n{}\n{}\n", name, d.text, rules::file_of(d.loc));
   for (const std::string& f : opt.shown_files) shared.shown.insert(f);
-  read_run_compiled(run.files, opt, budget, shared);
+  if (names_compiled) read_run_compiled(run.files, opt, budget, shared);
   std::optional<ResultCache> cache;
   if (opt.cache_dir)
     cache.emplace(CacheOptions{*opt.cache_dir, opt.cache_min_check_ms, uint64_t{opt.config.cache_max_mb} << 20});

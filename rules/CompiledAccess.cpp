@@ -22,6 +22,10 @@ SymbolicAccess symbolic_access(const ptx::CompiledModule& m, const ptx::KernelFa
   return acc;
 }
 
+bool is_free_extent(const ptx::LaunchVars& launch, term::VarId v) {
+  return std::find(launch.ntid.begin(), launch.ntid.end(), std::optional<term::VarId>(v)) != launch.ntid.end();
+}
+
 RepresentativeWarps representative_warps(const ptx::CompiledModule& m, const ptx::KernelFacts& k,
                                          const std::vector<SymbolicAccess>& accesses,
                                          const std::map<term::VarId, int64_t>& given, hw::LaneMask wanted,
@@ -29,23 +33,25 @@ RepresentativeWarps representative_warps(const ptx::CompiledModule& m, const ptx
   const term::TermPool& pool = m.analysis.pool;
   const ptx::LaunchVars& launch = m.result(k).launch;
   std::map<term::VarId, int64_t> fixed = given;
-  std::vector<term::VarId> searched;
+  std::vector<std::pair<term::VarId, term::VarDomain>> searched;
   for (const SymbolicAccess& sa : accesses)
     for (term::VarId v : access_unknowns(sa)) {
-      if (fixed.count(v) || std::count(searched.begin(), searched.end(), v) || sa.base == v) continue;
-      const term::VarInfo& info = pool.var(v);
-      const bool free_extent = std::find(launch.ntid.begin(), launch.ntid.end(), std::optional<term::VarId>(v)) != launch.ntid.end();
-      if (v == launch.warp || (free_extent && v != launch.ntid[0])) fixed[v] = static_cast<int64_t>(info.lo);
-      else if (free_extent) fixed[v] = static_cast<int64_t>(std::min(info.hi, term::mask_of(info.width)));
-      else searched.push_back(v);
+      if (fixed.count(v) || sa.base == v ||
+          std::any_of(searched.begin(), searched.end(), [&](const auto& s) { return s.first == v; }))
+        continue;
+      const term::VarDomain d = var_domain(sa, v);
+      const bool free_extent = is_free_extent(launch, v);
+      if (v == launch.warp || (free_extent && v != launch.ntid[0])) fixed[v] = static_cast<int64_t>(d.lo);
+      else if (free_extent) fixed[v] = static_cast<int64_t>(std::min(d.hi, term::mask_of(pool.var(v).width)));
+      else searched.emplace_back(v, d);
     }
   // Each searched unknown's candidates, aligned as its domain requires.
   std::vector<std::vector<int64_t>> candidates;
   size_t assignments = 1;
-  for (term::VarId v : searched) {
+  for (const auto& [v, d] : searched) {
     const term::VarInfo& info = pool.var(v);
-    const uint64_t lo = info.lo, hi = std::min(info.hi, term::mask_of(info.width));
-    const uint64_t step = uint64_t{1} << std::min(info.align_log2, 63);
+    const uint64_t lo = d.lo, hi = std::min(d.hi, term::mask_of(info.width));
+    const uint64_t step = uint64_t{1} << std::min(d.align_log2, 63);
     std::vector<int64_t> c{static_cast<int64_t>(lo)};
     for (uint64_t x : {std::min(hi, term::mask_of(info.width) >> 1), hi}) {
       if (x < lo) continue;
@@ -75,7 +81,7 @@ RepresentativeWarps representative_warps(const ptx::CompiledModule& m, const ptx
     std::map<std::string, int64_t> values;
     for (const auto& [v, value] : fixed) values[pool.var(v).name] = value;
     for (size_t i = 0, rest = combo; i < searched.size(); ++i) {
-      values[pool.var(searched[i]).name] = candidates[i][rest % candidates[i].size()];
+      values[pool.var(searched[i].first).name] = candidates[i][rest % candidates[i].size()];
       rest /= candidates[i].size();
     }
     auto [warps, active] = evaluate(std::move(values));

@@ -17,6 +17,9 @@ namespace lp::rules {
 /// term pool: the result is valid while `m` is.
 SymbolicAccess symbolic_access(const ptx::CompiledModule& m, const ptx::KernelFacts& k, const ptx::AccessFact& a);
 
+/// Whether `v` is one of the kernel's block extents that no directive or stated launch fixes.
+bool is_free_extent(const ptx::LaunchVars& launch, term::VarId v);
+
 /// One assignment of the unknowns of some instructions of kernel `k` of `m`, and their warps under
 /// it: the `given` values; warp 0 of a block as large as the launch allows on x (1 on y and z), so a
 /// whole warp where the kernel has one; each shared symbol at its start; every other unknown (a

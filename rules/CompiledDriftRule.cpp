@@ -345,19 +345,18 @@ class CompiledDriftRule : public Rule {
     for (const SymbolicAccess& sa : accesses) {
       for (term::VarId v : access_unknowns(sa)) {
         const term::VarInfo& info = pool.var(v);
-        const bool free_extent = std::find(launch.ntid.begin(), launch.ntid.end(), std::optional<term::VarId>(v)) != launch.ntid.end();
-        if (!(free_extent || v == launch.warp || sa.base == v)) every_instance = false;
+        if (!(is_free_extent(launch, v) || v == launch.warp || sa.base == v)) every_instance = false;
         for (const auto& [name, value] : x.expect.compiled->values)
           if (names_unknown(name.text, info.name, kernel.shown_uniform(info.name))) {
             used_values.insert(name.text);
-            const uint64_t hi = std::min(info.hi, term::mask_of(info.width));
-            const uint64_t step = uint64_t{1} << std::min(info.align_log2, 63);
-            const auto x_value = static_cast<uint64_t>(value.value) & term::mask_of(info.width);
-            if (value.value < 0 || x_value < info.lo || x_value > hi || (x_value - info.lo) % step) {
+            if (value.value < 0 || !in_var_domain(sa, v, static_cast<uint64_t>(value.value) & term::mask_of(info.width))) {
+              const term::VarDomain d = var_domain(sa, v);
+              const uint64_t step = uint64_t{1} << std::min(d.align_log2, 63);
               out.kind = GroupOutcome::Kind::Invalid;
               out.at = value.loc;
               out.reason = fmt::format("{} = {} is outside the values it takes in {}: {}..{}{}", name.text, value.value, kname,
-                                       info.lo, hi, step > 1 ? fmt::format(", every {}", step) : "");
+                                       d.lo, std::min(d.hi, term::mask_of(info.width)),
+                                       step > 1 ? fmt::format(", every {}", step) : "");
               return out;
             }
             given[v] = value.value;

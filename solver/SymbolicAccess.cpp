@@ -420,7 +420,8 @@ std::vector<VarId> access_vars(const SymbolicAccess& a) {
   return {vs.begin(), vs.end()};
 }
 
-/// The values `v` takes for this access: its narrowed domain where the access narrows it, else its own.
+}  // namespace
+
 term::VarDomain var_domain(const SymbolicAccess& a, VarId v) {
   auto it = a.narrowed.find(v);
   if (it != a.narrowed.end()) return it->second;
@@ -433,6 +434,8 @@ bool in_var_domain(const SymbolicAccess& a, VarId v, uint64_t x) {
   return x >= d.lo && x <= std::min(d.hi, term::mask_of(a.pool->var(v).width)) &&
          (d.align_log2 == 0 || (x & ((uint64_t{1} << std::min(d.align_log2, 63)) - 1)) == 0);
 }
+
+namespace {
 
 class Decider {
  public:

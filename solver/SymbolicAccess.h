@@ -101,6 +101,12 @@ SymbolicWitness warp_at(const SymbolicAccess& access, const std::map<std::string
 /// order: the names warp_at accepts.
 std::vector<term::VarId> access_unknowns(const SymbolicAccess& access);
 
+/// The values unknown `v` takes for the access: its narrowed domain where the access narrows it,
+/// else its own; and whether `x` is one of them (at most the variable's width, its low align_log2
+/// bits zero): the values warp_at accepts.
+term::VarDomain var_domain(const SymbolicAccess& access, term::VarId v);
+bool in_var_domain(const SymbolicAccess& access, term::VarId v, uint64_t x);
+
 /// Decides the three properties. With free extents, a property refuted for some block shapes is
 /// searched for the weakest condition of the forms "ntid.x is a multiple of 2^k" and "each extent
 /// at most N" (and both) under which it is proven (docs/ptx.md, verdicts that depend on the launch).
