@@ -269,6 +269,8 @@ class CheckCommand : public Command {
       file.inputs = opt.ptx;
       file.inputs.extra_sources.insert(p.unit->file);
       file.inputs.host_launches = p.compiled->host_launches;
+      file.inputs.disassemble = disassemble_ptx;
+      file.inputs.disassembler_key = disassembler_key();
       file.shown_as = p.shown_as;
       opt.compiled[p.ptx_path] = std::move(file);
       // As findings name it: nvcc records the source's absolute path in the PTX's .file directives.

@@ -2,7 +2,10 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <future>
+#include <map>
+#include <mutex>
 #include <regex>
 
 #include <fmt/format.h>
@@ -53,7 +56,76 @@ void read_host_launches(const std::string& nvcc, const PtxCompileJob& job, Compi
   }
 }
 
+// The largest cubin and disassembly read back (a CUTLASS kernel's listing is a few MB).
+constexpr uint64_t kMaxCubinBytes = uint64_t{64} << 20;
+constexpr size_t kMaxListingBytes = size_t{256} << 20;
+
+// A tool the checker runs: found once; `version` its --version's last line.
+struct Tool {
+  std::string path, version;
+};
+const Tool& tool(const std::string& program) {
+  static std::mutex mutex;
+  static std::map<std::string, Tool> found;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = found.find(program);
+  if (it != found.end()) return it->second;
+  Tool t;
+  t.path = replay::find_tool(program);
+  if (!t.path.empty()) {
+    ProcessLimits limits;
+    limits.timeout_s = 10;
+    limits.max_output = 4096;
+    std::string out = run_process({t.path, "--version"}, limits).output;
+    while (!out.empty() && out.back() == '\n') out.pop_back();
+    t.version = out.substr(out.rfind('\n') + 1);
+  }
+  return found.emplace(program, t).first->second;
+}
+
+void run_tool(const std::vector<std::string>& argv, const std::string& what, ProcessResult& r) {
+  ProcessLimits limits = budget_limits(kMaxCubinBytes);
+  limits.max_output = kMaxListingBytes;
+  r = run_process(argv, limits);
+  if (r.exit_code == 0) return;
+  if (r.truncated) throw CudaCompileError(fmt::format("{} printed more than {} MiB", what, kMaxListingBytes >> 20), "");
+  if (r.timed_out) throw CudaCompileError(current_budget().deadline_name + " was spent while " + what + " ran", r.output);
+  const std::string first = r.output.substr(0, r.output.find('\n'));
+  throw CudaCompileError(fmt::format("{} failed (exit {}){}{}", what, r.exit_code, first.empty() ? "" : ": ", first), r.output);
+}
+
 }  // namespace
+
+std::string disassemble_ptx(const std::string& ptx, const std::string& target) {
+  const Tool& ptxas = tool("ptxas");
+  const Tool& nvdisasm = tool("nvdisasm");
+  if (ptxas.path.empty()) throw CudaCompileError("ptxas not found (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)", "");
+  if (nvdisasm.path.empty())
+    throw CudaCompileError("nvdisasm not found (the CUDA toolkit's, or `pip install nvidia-cuda-nvdisasm`)", "");
+  if (!std::regex_match(target, std::regex("sm_[0-9]+[af]?"))) throw CudaCompileError("the PTX's .target '" + target + "' names no GPU", "");
+  const std::string dir = make_scratch_dir();
+  struct Cleanup {
+    std::string dir;
+    ~Cleanup() {
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+    }
+  } cleanup{dir};
+  const std::string ptx_file = dir + "/probe.ptx", cubin = dir + "/probe.cubin";
+  {
+    std::ofstream f(ptx_file, std::ios::binary);
+    f << ptx;
+    if (!f.flush()) throw CudaCompileError("cannot write the probe's PTX to " + ptx_file, "");
+  }
+  ProcessResult r;
+  run_tool({ptxas.path, "-arch=" + target, "-lineinfo", ptx_file, "-o", cubin}, "ptxas", r);
+  run_tool({nvdisasm.path, "-gp", cubin}, "nvdisasm", r);
+  return r.output;
+}
+
+std::string disassembler_key() {
+  return fmt::format("{} ({}), {} ({})", tool("ptxas").path, tool("ptxas").version, tool("nvdisasm").path, tool("nvdisasm").version);
+}
 
 std::string make_scratch_dir() {
   std::string templ = (fs::temp_directory_path() / "layoutproof-ptx-XXXXXX").string();

@@ -44,6 +44,16 @@ struct CompiledPtx {
 /// missing, or nvcc fails or passes a limit.
 CompiledPtx compile_cuda_to_ptx(const PtxCompileJob& job);
 
+/// The cubin of a PTX text for `target` (ptxas -arch=TARGET -lineinfo), disassembled with each
+/// instruction's PTX line (nvdisasm -gp):
+/// what the PTX front end reads shared variables' placement from (ptx::FrontEndInputs::disassemble).
+/// Both run in a scratch directory of their own under the calling thread's budget. Throws
+/// CudaCompileError when a tool is missing or fails.
+std::string disassemble_ptx(const std::string& ptx, const std::string& target);
+
+/// The tools disassemble_ptx runs, with their versions (ptx::FrontEndInputs::disassembler_key).
+std::string disassembler_key();
+
 /// A fresh temporary directory ("layoutproof-ptx-XXXXXX"); throws CudaCompileError when it cannot be made.
 std::string make_scratch_dir();
 

@@ -145,6 +145,8 @@ class ExplainCommand : public Command {
         ptx_path = (std::filesystem::path(scratch) / (std::filesystem::path(t.path).filename().string() + ".ptx")).string();
         const CompiledPtx c = compile_cuda_to_ptx(PtxCompileJob{t.path, "", {}, {}, arch_, ptx_path, scratch});
         inputs.host_launches = c.host_launches;
+        inputs.disassemble = disassemble_ptx;
+        inputs.disassembler_key = disassembler_key();
       } catch (const CudaCompileError& e) {
         std::error_code ec;
         if (!scratch.empty()) std::filesystem::remove_all(scratch, ec);

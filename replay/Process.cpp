@@ -33,6 +33,21 @@ bool executable(const std::string& path) {
   return !path.empty() && access(path.c_str(), X_OK) == 0 && !std::filesystem::is_directory(path, ec);
 }
 
+// Where python3 installs packages (its `purelib`), asked once; empty without python3.
+std::string python_packages() {
+  static const std::string dir = [] {
+    if (find_on_path("python3").empty()) return std::string();
+    ProcessLimits limits;
+    limits.timeout_s = 10;
+    limits.max_output = 4096;
+    const ProcessResult r = run_process({"python3", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"}, limits);
+    std::string out = r.exit_code == 0 ? r.output : "";
+    while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+    return out;
+  }();
+  return dir;
+}
+
 }  // namespace
 
 std::string find_tool(const std::string& program) {
@@ -56,6 +71,10 @@ std::string find_tool(const std::string& program) {
   }
   for (const std::string& d : dirs)
     if (executable(d + "/" + program)) return d + "/" + program;
+  if (program == "nvdisasm" || program == "cuobjdump") {  // NVIDIA's wheels: nvidia-cuda-nvdisasm, ...
+    for (const std::string& cuda : versioned_dirs(python_packages() + "/nvidia", "cu"))
+      if (executable(cuda + "/bin/" + program)) return cuda + "/bin/" + program;
+  }
   return {};
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// Where the CUDA tools the replay runs (nvcc, ncu, nvidia-smi, cuobjdump) are installed; they run
+// Where the CUDA tools the replay and the checker run (nvcc, ptxas, nvdisasm, ncu, nvidia-smi, cuobjdump) are installed; they run
 // through lp::run_process (analyzer/support/Process.h).
 #include <string>
 
@@ -9,7 +9,8 @@ namespace lp::replay {
 /// variable LP_REPLAY_<NAME> (upper case) when set, else PATH, else where the toolkit and the
 /// driver install it: $CUDA_HOME/bin, $CUDA_PATH/bin, /usr/local/cuda/bin, /usr/local/cuda-*/bin
 /// (newest first), for ncu also /opt/nvidia/nsight-compute/*/ and /usr/local/cuda*/nsight-compute-*/,
-/// for nvidia-smi also /usr/local/nvidia/bin and /usr/bin.
+/// for nvidia-smi also /usr/local/nvidia/bin and /usr/bin, for nvdisasm and cuobjdump also NVIDIA's
+/// wheels in python3's packages (nvidia/cu*/bin, e.g. `pip install nvidia-cuda-nvdisasm`).
 std::string find_tool(const std::string& program);
 
 }  // namespace lp::replay

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <tuple>
 
@@ -28,6 +29,12 @@ std::string lines_text(const std::vector<int64_t>& lines) {
   return out;
 }
 
+// What the instances are: PTX instructions, or the SASS instructions ptxas merged PTX instructions
+// into (an opcode nvdisasm spells, "LDS.128 (ptxas merged ...)"), each named by a member's PTX line.
+const char* kind_of(const rules::CompiledInstance& c) {
+  return !c.opcode.empty() && std::isupper(static_cast<unsigned char>(c.opcode.front())) ? "SASS instructions" : "PTX instructions";
+}
+
 // The headline of a finding on `instances`: the instruction, its kernel, how many.
 std::string headline(const std::vector<rules::CompiledInstance>& instances) {
   const rules::CompiledInstance& first = instances.front();
@@ -38,7 +45,7 @@ std::string headline(const std::vector<rules::CompiledInstance>& instances) {
   const std::string where =
       kernels.size() == 1 ? short_kernel_name(first.kernel) : fmt::format("{} kernels", kernels.size());
   if (instances.size() == kernels.size()) return fmt::format("{} in {}", first.opcode, where);
-  return fmt::format("{} in {} ({} PTX instructions)", first.opcode, where, instances.size());
+  return fmt::format("{} in {} ({} {})", first.opcode, where, instances.size(), kind_of(first));
 }
 
 // The first note of a fold: every kernel (and PTX, when there are several) with its lines, and
@@ -54,9 +61,10 @@ Note fold_note(const std::vector<rules::CompiledInstance>& instances) {
   }
   std::vector<std::string> parts;
   for (const auto& [name, lines] : by_kernel) parts.push_back(fmt::format("{}: {}", name, lines_text(lines)));
-  return Note{{}, fmt::format("the same finding on {} PTX instructions{}: {}; the notes below are those of PTX line {} in {} "
+  return Note{{}, fmt::format("the same finding on {} {}{}: {}; the notes below are those of PTX line {} in {} "
                               "(--no-fold shows each)",
-                              instances.size(), one_ptx ? " of " + instances.front().ptx : "", fmt::join(parts, "; "),
+                              instances.size(), kind_of(instances.front()), one_ptx ? " of " + instances.front().ptx : "",
+                              fmt::join(parts, "; "),
                               instances.front().ptx_line, short_kernel_name(instances.front().kernel))};
 }
 

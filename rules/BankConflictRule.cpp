@@ -115,22 +115,36 @@ class BankConflictRule : public Rule {
     for (size_t i = 0; i < all.size(); ++i) report_access(m, *all[i].first, *all[i].second, judged[i], sink);
   }
 
-  // An access decided, or why it cannot be.
+  // An access decided, or why it cannot be; for the member of a merge that carries its verdict,
+  // also the merged SASS instruction's conflicts.
   struct Judged {
     std::optional<SymbolicResult> result;
     std::string unknown;
+    std::optional<SymbolicProperty> merged_conflicts;
   };
 
   static Judged decide_access(const FileContext& ctx, const ptx::CompiledModule& m, const ptx::KernelFacts& k,
                               const ptx::AccessFact& a) {
-    if (a.unknown) return Judged{std::nullopt, *a.unknown};
+    if (a.unknown) return Judged{std::nullopt, *a.unknown, std::nullopt};
     SymbolicAccess acc = symbolic_access(m, k, a);
-    if (a.cost_unknown) acc.instr = nullptr;  // alignment and bounds only
+    if (a.cost_unknown || (a.merged && !a.merged->judged_here)) acc.instr = nullptr;  // alignment and bounds only
     try {
-      return Judged{decide_symbolic_access(acc, ctx.config.engine, ctx.config.limits), ""};
+      Judged j{decide_symbolic_access(acc, ctx.config.engine, ctx.config.limits), "", std::nullopt};
+      if (a.merged && a.merged->judged_here && !a.cost_unknown)
+        j.merged_conflicts = decide_symbolic_access(merged_access(m, k, a), ctx.config.engine, ctx.config.limits).conflicts;
+      return j;
     } catch (const hw::HwError& e) {
-      return Judged{std::nullopt, e.what()};
+      return Judged{std::nullopt, e.what(), std::nullopt};
     }
+  }
+
+  // The SASS instruction ptxas merged `a` into, as one access: the lowest member's addresses.
+  static SymbolicAccess merged_access(const ptx::CompiledModule& m, const ptx::KernelFacts& k, const ptx::AccessFact& a) {
+    SymbolicAccess acc = symbolic_access(m, k, a);
+    acc.instr = a.merged->instr;
+    acc.bytes = a.merged->instr->bytes;
+    acc.address = m.result(k).sites[a.merged->lowest_site].address;
+    return acc;
   }
 
   static void report_access(const ptx::CompiledModule& m, const ptx::KernelFacts& k, const ptx::AccessFact& a, const Judged& j,
@@ -151,14 +165,35 @@ class BankConflictRule : public Rule {
     sink.obligation_at(a.at.loc, a.what + " is aligned", r.alignment.verdict == Verdict::Proven, r.alignment.time_ms, proof_of(r.alignment));
     sink.obligation_at(a.at.loc, fmt::format("{} stays inside {}", a.what, region), r.bounds.verdict == Verdict::Proven,
                        r.bounds.time_ms, proof_of(r.bounds));
+    const auto properties = [&] {
+      compiled_property(m, k, a, a.what + " is aligned", a.what + " is misaligned", r.alignment, sink);
+      compiled_property(m, k, a, fmt::format("{} stays inside {}", a.what, region), fmt::format("{} leaves {}", a.what, region),
+                        r.bounds, sink);
+    };
+    if (a.merged && !a.cost_unknown) {  // judged once, as the SASS instruction the hardware runs
+      if (!j.merged_conflicts) return properties();
+      const SymbolicProperty& c = *j.merged_conflicts;
+      const std::string& what = a.merged->what;
+      sink.obligation_at(a.at.loc, what + " is conflict-free", c.verdict == Verdict::Proven, c.time_ms,
+                         conflict_proof(m, k, *a.merged->instr, merged_access(m, k, a), c));
+      properties();
+      std::vector<Note> ptx_level{a.merged->members};
+      if (c.verdict != Verdict::Proven && r.conflicts.verdict == Verdict::Proven)
+        ptx_level.push_back(Note{SourceLoc{}, fmt::format("at PTX level each {} is conflict-free; the hardware runs the merged "
+                                                           "instruction", s.opcode)});
+      else if (c.verdict != Verdict::Proven && r.conflicts.verdict == Verdict::Refuted && r.conflicts.witness)
+        ptx_level.push_back(Note{SourceLoc{}, fmt::format("at PTX level each {} would cost {} wavefronts where {} {} ideal",
+                                                           s.opcode, r.conflicts.witness->wavefronts, r.conflicts.witness->ideal,
+                                                           r.conflicts.witness->ideal == 1 ? "is" : "are")});
+      compiled_conflict(m, k, a, what, *a.merged->instr, c, sink, ptx_level);
+      return;
+    }
     const bool modelled = a.instr && !a.cost_unknown;
     if (modelled)
       sink.obligation_at(a.at.loc, a.what + " is conflict-free", r.conflicts.verdict == Verdict::Proven, r.conflicts.time_ms,
-                         conflict_proof(m, k, a, r.conflicts));
-    compiled_property(m, k, a, a.what + " is aligned", a.what + " is misaligned", r.alignment, sink);
-    compiled_property(m, k, a, fmt::format("{} stays inside {}", a.what, region), fmt::format("{} leaves {}", a.what, region),
-                      r.bounds, sink);
-    if (modelled) compiled_conflict(m, k, a, *a.instr, r.conflicts, sink);
+                         conflict_proof(m, k, *a.instr, symbolic_access(m, k, a), r.conflicts));
+    properties();
+    if (modelled) compiled_conflict(m, k, a, a.what, *a.instr, r.conflicts, sink, {});
     else unknown(a.what + " is conflict-free", a.cost_unknown.value_or(r.conflicts.reason));
   }
 
@@ -168,14 +203,15 @@ class BankConflictRule : public Rule {
   // point of the domain) reaches that bound; then the worst is exactly that many wavefronts.
   // Otherwise the engine alone.
   static std::optional<rules::ProofSummary> conflict_proof(const ptx::CompiledModule& m, const ptx::KernelFacts& k,
-                                                          const ptx::AccessFact& a, const SymbolicProperty& p) {
+                                                          const hw::SmemInstr& instr,
+                                                          const SymbolicAccess& access, const SymbolicProperty& p) {
     std::optional<rules::ProofSummary> proof = proof_of(p);
-    if (!proof || p.verdict != Verdict::Proven || !a.instr) return proof;
+    if (!proof || p.verdict != Verdict::Proven) return proof;
     try {
       std::vector<int64_t> dense(hw::kWarpLanes);
-      for (size_t l = 0; l < dense.size(); ++l) dense[l] = static_cast<int64_t>(l) * a.instr->bytes;
-      const int64_t phases = hw::smem_access_cost(*m.arch, *a.instr, dense).ideal;
-      const SymbolicWitness w = representative_warps(m, k, {symbolic_access(m, k, a)}, {}, hw::kAllLanes, kMaxRepresentativeAssignments).warps.front();
+      for (size_t l = 0; l < dense.size(); ++l) dense[l] = static_cast<int64_t>(l) * instr.bytes;
+      const int64_t phases = hw::smem_access_cost(*m.arch, instr, dense).ideal;
+      const SymbolicWitness w = representative_warps(m, k, {access}, {}, hw::kAllLanes, kMaxRepresentativeAssignments).warps.front();
       if (w.active && w.ideal == phases && w.wavefronts == w.ideal) proof->wavefronts = proof->ideal = phases;
     } catch (const std::exception&) {  // no such warp: the engine alone
     }
@@ -248,18 +284,21 @@ class BankConflictRule : public Rule {
   }
 
   static void compiled_conflict(const ptx::CompiledModule& m, const ptx::KernelFacts& k, const ptx::AccessFact& a,
-                                const hw::SmemInstr& instr, const SymbolicProperty& p, FindingSink& sink) {
+                                const std::string& what, const hw::SmemInstr& instr, const SymbolicProperty& p, FindingSink& sink,
+                                const std::vector<Note>& extra_notes) {
     if (p.verdict == Verdict::Proven) return;
+    const bool as_merged = a.merged && what == a.merged->what;  // the finding names the SASS instruction
     if (p.verdict == Verdict::Unknown) {
-      rules::Finding f = unknown_finding(a.at.loc, a.what + " is conflict-free", p);
-      f.notes = a.at.notes;
+      rules::Finding f = unknown_finding(a.at.loc, what + " is conflict-free", p);
+      f.notes = extra_notes;
+      for (const Note& n : a.at.notes) f.notes.push_back(n);
       if (activity_is_data(m, k, a, f)) data_dependent(f);
-      report_compiled(sink, m, k, a, std::move(f));
+      report_compiled(sink, m, k, a, std::move(f), as_merged);
       return;
     }
     const SymbolicWitness& w = *p.witness;
-    rules::Finding f = p.holds_when ? launch_dependent(a, a.what + " is conflict-free", p)
-                                    : finding(a.at.loc, conflict_message(a.what, w.wavefronts, w.ideal));
+    rules::Finding f = p.holds_when ? launch_dependent(a, what + " is conflict-free", p)
+                                    : finding(a.at.loc, conflict_message(what, w.wavefronts, w.ideal));
     if (const auto& lanes = w.bank_lanes)
       add_note(f, fmt::format("lanes {} and {} access bank {} at byte addresses {} and {} (as {})", lanes->first, lanes->second,
                               w.bank, w.addresses[static_cast<size_t>(lanes->first)],
@@ -267,11 +306,12 @@ class BankConflictRule : public Rule {
     add_note(f, words_note(w.bank, w.words));
     witness_notes(m, k, w, f);
     if (p.holds_when) state_the_launch(f);
+    for (const Note& n : extra_notes) f.notes.push_back(n);
     for (const Note& n : a.at.notes) f.notes.push_back(n);
     // The annotated access's counterexample type, so reports and `layoutproof replay` treat both
     // alike; no layouts were written.
     BankConflictCex cex = conflict_cex(instr, *m.arch, w.bank, w.words, w.wavefronts, w.ideal, w.addresses, w.active);
-    cex.opcode = m.site(k, a).opcode;
+    cex.opcode = as_merged ? std::string(instr.name) : m.site(k, a).opcode;
     cex.active_lanes = w.active;
     cex.ptx = PtxOrigin{k.name, a.at.ptx_line, w.uniforms};
     if (const auto& lanes = w.bank_lanes) {
@@ -279,7 +319,7 @@ class BankConflictRule : public Rule {
       cex.addresses = {w.addresses[static_cast<size_t>(lanes->first)], w.addresses[static_cast<size_t>(lanes->second)]};
     }
     f.counterexample = std::move(cex);
-    report_compiled(sink, m, k, a, std::move(f));
+    report_compiled(sink, m, k, a, std::move(f), as_merged);
   }
 
   // ", the buffer's index I (element offset E)", or ", outside the buffer".

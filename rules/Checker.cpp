@@ -170,8 +170,11 @@ FileResult check_compiled(std::shared_ptr<const ptx::CompiledModule> compiled, u
   annotate::ParseResult none;
   none.source = compiled->ptx;
   FileResult r = check_text(none, config, nullptr, compiled.get(), jobs);
-  for (const ptx::KernelFacts& k : compiled->kernels)
+  for (const ptx::KernelFacts& k : compiled->kernels) {
     r.assumptions.push_back(Note{k.where, fmt::format("kernel {}: launched with {}", k.name, k.launch)});
+    r.assumptions.push_back(Note{k.where, fmt::format("kernel {}: shared variables {}", k.name, k.placement)});
+    r.assumptions.push_back(Note{k.where, fmt::format("kernel {}: shared-memory instructions {}", k.name, k.sass)});
+  }
   return r;
 }
 

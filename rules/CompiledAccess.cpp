@@ -100,8 +100,9 @@ RepresentativeWarps representative_warps(const ptx::CompiledModule& m, const ptx
 }
 
 void report_compiled(FindingSink& sink, const ptx::CompiledModule& m, const ptx::KernelFacts& k, const ptx::AccessFact& a,
-                     Finding f) {
-  f.compiled = {CompiledInstance{k.name, a.what, m.site(k, a).opcode, m.ptx->name, a.at.ptx_line}};
+                     Finding f, bool as_merged) {
+  f.compiled = {as_merged && a.merged ? CompiledInstance{k.name, a.merged->what, a.merged->opcode, m.ptx->name, a.at.ptx_line}
+                                      : CompiledInstance{k.name, a.what, m.site(k, a).opcode, m.ptx->name, a.at.ptx_line}};
   sink.report_at(a.at.loc, std::move(f));
 }
 

@@ -42,6 +42,6 @@ RepresentativeWarps representative_warps(const ptx::CompiledModule& m, const ptx
 /// Reports `f` about access `a` of kernel `k`: at the access's placement, naming the instruction
 /// (Finding::compiled).
 void report_compiled(FindingSink& sink, const ptx::CompiledModule& m, const ptx::KernelFacts& k, const ptx::AccessFact& a,
-                     Finding f);
+                     Finding f, bool as_merged = false);
 
 }  // namespace lp::rules

@@ -56,6 +56,13 @@ if ! python3 -c "import importlib.metadata as m; assert m.version('check-jsonsch
   python3 -m pip install --quiet check-jsonschema==0.39.0
 fi
 
+# NVIDIA's disassembler for `check --cuda`/`-p`: the cubin's placement of shared variables
+# (analyzer/ptx/SharedPlacement.h, docs/ptx.md) is read from nvdisasm's listing. The toolkit's own
+# is used where present; the pinned wheel (5 MB) installs it under python3's packages.
+if ! python3 -c "import importlib.metadata as m; assert m.version('nvidia-cuda-nvdisasm') == '13.5.37'" 2>/dev/null; then
+  python3 -m pip install --quiet --no-deps nvidia-cuda-nvdisasm==13.5.37
+fi
+
 # The Python module (python/, docs/python.md): pybind11 builds it, pytest runs its tests
 # (tests/python) under ctest.
 if ! python3 -c "import importlib.metadata as m; assert m.version('pybind11') == '3.1.0'" 2>/dev/null; then

@@ -11,6 +11,8 @@
 
 #include "analyzer/annotate/AnnotationParser.h"
 #include "analyzer/annotate/LaunchFacts.h"
+#include "analyzer/ptx/MergedAccess.h"
+#include "analyzer/sass/SassListing.h"
 #include "analyzer/support/KernelName.h"
 #include "analyzer/support/ReadFile.h"
 #include "hw/HwError.h"
@@ -544,6 +546,104 @@ AccessFact access_fact(const CompiledModule& m, const Site& s, size_t index, Pla
   return a;
 }
 
+// What the module's cubin shows: the probe (the module with its placement markers), its SASS, and
+// the shared variables' placement read from it; or why there is none.
+struct Cubin {
+  PlacementProbe probe;
+  std::optional<sass::Listing> listing;
+  SharedPlacement placement;
+  std::string missing;  ///< why there is no listing
+};
+
+// A probe that cannot be built, assembled or read leaves every kernel unplaced, with the reason.
+Cubin cubin_of(const Module& m, const FrontEndInputs& inputs) {
+  Cubin c;
+  auto unplaced = [&](const std::string& why) {
+    c.missing = why;
+    for (const Function& f : m.functions) c.placement.unplaced[f.name] = why;
+  };
+  if (!inputs.disassemble) {
+    unplaced("no cubin was built (a PTX file checked alone)");
+    return c;
+  }
+  try {
+    c.probe = placement_probe(m);
+    const std::string target = m.target.substr(0, m.target.find_first_of(", "));
+    c.listing = sass::read_listing(inputs.disassemble(c.probe.ptx, target));
+    c.placement = read_placement(m, c.probe, *c.listing);
+  } catch (const std::exception& e) {
+    c.listing.reset();
+    unplaced(std::string("the cubin is not read: ") + e.what());
+  }
+  return c;
+}
+
+// Marks the accesses ptxas merged (their conflicts judged as the merged SASS instruction); returns
+// what --verbose says of the kernel's SASS.
+std::string apply_merges(const CompiledModule& m, const KernelResult& r, const Cubin& cubin, KernelFacts& facts) {
+  if (!cubin.listing) return "judged at PTX level: " + cubin.missing;
+  const sass::Function* code = cubin.listing->function(r.name);
+  if (!code) return "judged at PTX level: the kernel is not in the cubin's disassembly";
+  std::map<size_t, size_t> fact_of_site;
+  for (size_t i = 0; i < facts.accesses.size(); ++i) fact_of_site[facts.accesses[i].site] = i;
+  const std::vector<MergedAccess> merges =
+      merged_accesses(m.module, r, *code, [&](int line) { return cubin.probe.original_line(line); });
+  size_t judged = 0;
+  for (const MergedAccess& g : merges) {
+    const Site& lowest = r.sites[g.sites.front()];
+    const bool store = lowest.opcode.rfind("st", 0) == 0;
+    const hw::SmemInstr* instr = nullptr;
+    for (const hw::SmemInstr& i : hw::smem_instr_catalog())
+      if (i.sass == g.sass && (i.direction == hw::SmemDirection::Store) == store) instr = &i;
+    if (!instr || !hw::available_on(*instr, *m.arch)) continue;
+    std::vector<size_t> members;
+    for (size_t site : g.sites)
+      if (auto it = fact_of_site.find(site); it != fact_of_site.end() && !facts.accesses[it->second].unknown) members.push_back(it->second);
+    if (members.size() != g.sites.size()) continue;
+    std::sort(members.begin(), members.end());  // PTX order
+    std::string lines;
+    for (size_t i = 0; i < members.size(); ++i)
+      lines += fmt::format("{}{}", i == 0 ? "" : i + 1 == members.size() ? " and " : ", ", facts.accesses[members[i]].at.ptx_line);
+    const std::string opcode = fmt::format("{} (ptxas merged {} {})", g.sass, members.size(), lowest.opcode);
+    const std::string what = fmt::format("{} (ptxas merged {} {}, PTX lines {})", g.sass, members.size(), lowest.opcode, lines);
+    const Note note{SourceLoc{}, fmt::format("ptxas runs the {} PTX instructions as one {} (the disassembly of this build's cubin): "
+                                             "the hardware's cost is that instruction's",
+                                             members.size(), g.sass)};
+    for (size_t i : members)
+      facts.accesses[i].merged = AccessFact::Merged{opcode, what, note, instr, g.sites.front(), i == members.front()};
+    ++judged;
+  }
+  return fmt::format("judged as the cubin runs them: {} merged SASS instruction{}", judged, judged == 1 ? "" : "s");
+}
+
+std::string placement_text(const Module& m, const SharedPlacement& p, const std::string& kernel) {
+  if (auto it = p.offsets.find(kernel); it != p.offsets.end()) {
+    std::string text;
+    for (const auto& [symbol, offset] : it->second) {
+      const Function* f = m.function(kernel);
+      const SharedSymbol* s = f ? m.shared_symbol(*f, symbol) : nullptr;
+      text += fmt::format("{}'{}' at byte {} (.align {})", text.empty() ? "" : ", ", demangled(symbol), offset, s ? s->align : 1);
+    }
+    return "as the cubin places them: " + text;
+  }
+  auto why = p.unplaced.find(kernel);
+  return "at any offset their .align allows: " + (why == p.unplaced.end() ? std::string("it names none") : why->second);
+}
+
+// A note on an access whose alignment rests on the cubin's placement: its variable's `.align` is
+// smaller than the access, and the offset ptxas chose is aligned to it.
+std::optional<Note> placement_note(const Module& m, const SharedPlacement& p, const std::string& kernel, const Site& site) {
+  auto it = p.offsets.find(kernel);
+  if (!site.symbol || it == p.offsets.end()) return std::nullopt;
+  auto placed = it->second.find(*site.symbol);
+  const Function* f = m.function(kernel);
+  const SharedSymbol* s = f ? m.shared_symbol(*f, *site.symbol) : nullptr;
+  if (placed == it->second.end() || !s || s->align >= site.bytes) return std::nullopt;
+  return Note{SourceLoc{}, fmt::format("ptxas placed '{}' at byte {} of shared memory in this build's cubin; its PTX declaration "
+                                       "promises only .align {}, so another compile may place it elsewhere",
+                                       demangled(*site.symbol), placed->second, s->align)};
+}
+
 }  // namespace
 
 std::string demangled(const std::string& name) {
@@ -566,6 +666,7 @@ std::string inputs_key(const FrontEndInputs& inputs) {
   for (const std::string& e : inputs.extra_sources) key += "source " + e + "\n";
   if (inputs.kernel_filter) key += "kernels " + *inputs.kernel_filter + "\n";
   if (inputs.all_frames) key += "all frames\n";
+  if (inputs.disassemble) key += "placement by " + inputs.disassembler_key + "\n";
   for (const auto* list : {&inputs.option_launches, &inputs.config_launches})
     for (const StatedLaunch& l : *list) key += fmt::format("launch {} {}\n", l.kernel, annotate::launch_text(l.facts));
   if (inputs.host_launches)
@@ -633,6 +734,9 @@ std::unique_ptr<CompiledModule> read_compiled_module(std::shared_ptr<const Sourc
     std::vector<KernelLaunch> launches = resolver.resolve(f, demangled(f.name), how[f.name], param_names[f.name], where[f.name]);
     if (!launches.empty()) options.launches[f.name] = std::move(launches);
   }
+  const Cubin cubin = cubin_of(out->module, inputs);
+  options.placement = cubin.placement.offsets;
+  const SharedPlacement& placement = cubin.placement;
   analyze(out->module, options, out->analysis);
   for (size_t k = 0; k < out->analysis.kernels.size(); ++k) {
     const KernelResult& r = out->analysis.kernels[k];
@@ -640,6 +744,7 @@ std::unique_ptr<CompiledModule> read_compiled_module(std::shared_ptr<const Sourc
     facts.result = k;
     facts.name = demangled(r.name);
     facts.launch = how.count(r.name) ? how[r.name] : "its parameters unknown (a function no kernel calls)";
+    facts.placement = placement_text(out->module, placement, r.name);
     facts.where = where.count(r.name) ? where[r.name] : SourceLoc{src, r.pos};
     if (const Function* f = out->module.function(r.name)) {
       const auto& names = param_names[r.name];
@@ -651,8 +756,10 @@ std::unique_ptr<CompiledModule> read_compiled_module(std::shared_ptr<const Sourc
     for (size_t s = 0; s < r.sites.size(); ++s) {
       const Site& site = r.sites[s];
       AccessFact a = access_fact(*out, site, s, place(out->module, sources, src, site.origin, facts.name, inputs.all_frames));
+      if (std::optional<Note> n = placement_note(out->module, placement, r.name, site)) a.at.notes.push_back(std::move(*n));
       (site.kind == SiteKind::NotPerLane ? facts.descriptors : facts.accesses).push_back(std::move(a));
     }
+    facts.sass = apply_merges(*out, r, cubin, facts);
     out->kernels.push_back(std::move(facts));
   }
   return out;

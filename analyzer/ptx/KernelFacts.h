@@ -9,6 +9,7 @@
 // the launches stated for the kernel, from the first of these that has any: `check --launch`, the
 // configuration's `[ptx.launch]`, `// layoutproof: launch ...` comments at the kernel in its source,
 // and the launches its translation unit's host code makes with constant shapes (`check --cuda`).
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -21,6 +22,7 @@
 #include "analyzer/diag/Diagnostic.h"
 #include "analyzer/ptx/PtxEval.h"
 #include "analyzer/ptx/PtxModule.h"
+#include "analyzer/ptx/SharedPlacement.h"
 #include "hw/Arch.h"
 #include "hw/SmemInstr.h"
 
@@ -64,6 +66,13 @@ struct FrontEndInputs {
   /// Every inlined frame as a note (`check --frames all`); otherwise a run of frames in files the
   /// checker does not read (a library's headers) is one note naming the innermost.
   bool all_frames = false;
+  /// Assembles a PTX text for its target (ptxas) and returns the cubin's disassembly (`nvdisasm
+  /// -gp`: each instruction with its PTX line), throwing std::exception with the reason when it cannot: how the shared variables'
+  /// placement is read (SharedPlacement.h). None: they keep their PTX `.align` alone.
+  std::function<std::string(const std::string& ptx, const std::string& target)> disassemble;
+  /// What `disassemble`'s output depends on besides the PTX (its tools and their versions): part of
+  /// the cache key.
+  std::string disassembler_key;
   /// The PTX's file when the text is shown under another name (a PTX the run compiled and does
   /// not keep: `<PTX of a.cu for sm_90>`); none: the text's name is its path.
   std::optional<std::string> ptx_path;
@@ -77,6 +86,17 @@ struct AccessFact {
   const hw::SmemInstr* instr = nullptr;  ///< null: no bank model (shared-memory atomics)
   std::optional<std::string> unknown;    ///< why the access cannot be decided at all
   std::optional<std::string> cost_unknown;  ///< why its bank cost alone cannot be decided (ptx::Site::cost_unknown)
+  /// ptxas runs this access merged with others into one wider SASS instruction (MergedAccess.h):
+  /// its bank conflicts are the merged instruction's, judged once, at the member first in PTX order.
+  struct Merged {
+    std::string opcode;                    ///< "LDS.128 (ptxas merged 4 ld.shared.f32)"
+    std::string what;                      ///< "LDS.128 (ptxas merged 4 ld.shared.f32, PTX lines 51, 52, 54 and 56)"
+    Note members;                          ///< "ptxas runs the 4 PTX instructions as one LDS.128 ..."
+    const hw::SmemInstr* instr = nullptr;  ///< the catalog's instruction the SASS is
+    size_t lowest_site = 0;                ///< KernelResult::sites index whose address the merged access has
+    bool judged_here = false;
+  };
+  std::optional<Merged> merged;
 };
 
 struct KernelFacts {
@@ -92,6 +112,11 @@ struct KernelFacts {
   std::string shown_uniform(const std::string& name) const;
   /// The launch domain the kernel was evaluated in, and where it comes from (for --verbose).
   std::string launch;
+  /// Where its shared variables lie: as the cubin places them, or at any offset their `.align`
+  /// allows and why (for --verbose).
+  std::string placement;
+  /// Whether its accesses are judged as the cubin runs them (merged accesses), and why not (--verbose).
+  std::string sass;
   /// The kernel's definition in its source when the checker reads it, else its `.entry` in the PTX.
   SourceLoc where;
 };

@@ -414,6 +414,8 @@ class KernelEval {
     v.lo = 0;
     v.hi = std::max<uint64_t>(room, 0);
     v.align_log2 = align_log2;
+    if (auto k = opt_.placement.find(out_.name); k != opt_.placement.end())
+      if (auto placed = k->second.find(s.name); placed != k->second.end()) v.lo = v.hi = placed->second;
     const VarId id = P_.keyed_var(out_.name + "|smem|" + s.name, v);
     symbols_[id] = &s;
     return P_.var_term(id);

@@ -113,6 +113,9 @@ struct EvalOptions {
   std::map<std::string, std::vector<KernelLaunch>> launches;
   /// When set, only these functions (PTX names) are evaluated.
   std::optional<std::set<std::string>> only;
+  /// Shared variables at the offsets the cubin gives them (SharedPlacement.h), by kernel (PTX name)
+  /// and variable; a variable not listed may lie at any offset its `.align` allows.
+  std::map<std::string, std::map<std::string, uint64_t>> placement;
   size_t max_steps = size_t{8} << 20;    ///< instructions evaluated per kernel (loops twice, calls inlined)
   int max_call_depth = 16;
   int max_probe_depth = 6;               ///< loops nested deeper are summarised without a probe pass

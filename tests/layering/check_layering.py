@@ -25,6 +25,7 @@ LIBRARIES = {
     "lp_term": ("analyzer/term", 6),
     "lp_annotate": ("analyzer/annotate", 6),
     "lp_cuda": ("analyzer/cuda", 6),
+    "lp_sass": ("analyzer/sass", 6),
     "lp_ptx": ("analyzer/ptx", 7),
     "lp_solver": ("solver", 8),
     "lp_findings": (("rules/Finding", "rules/Counterexample"), 9),

@@ -20,7 +20,7 @@ __global__ void exchange(T* data) {
   // CHECK-NEXT: note: the same finding on 2 PTX instructions of <PTX of cub_block_exchange.cu for sm_90>: exchange<double, 128, 4>: PTX lines {{[0-9]+}}, {{[0-9]+}}; the notes below are those of PTX line {{[0-9]+}} in exchange<double, 128, 4> (--no-fold shows each)
   // CHECK-NEXT: note: lanes 0 and 4 access bank 0 at byte addresses 0 and 128 (as st.shared.v4.b32)
   // CHECK-NEXT: note: bank 0 must deliver 2 distinct words in that phase: 0, 32
-  // CHECK-NEXT: note: with the uniform values warp = 0, exchange<double, 128, 4>(double*)::temp = 0
+  // CHECK-NEXT: note: with the uniform values warp = 0, exchange<double, 128, 4>(double*)::temp = 1024
   // CHECK-NEXT: note: inlined through 4 frames of library code, the innermost: inlined in void cub::{{.*}}::uninitialized_copy_single<double, double const&, 0>(double*, double const&) at {{.*}}/uninitialized_copy.cuh:{{[0-9]+}}:{{[0-9]+}} (--frames all shows each)
   // CHECK-NEXT: {{^}}<PTX of cub_block_exchange.cu for sm_90>:{{[0-9]+}}:2: note: the PTX instruction, in kernel void exchange<double, 128, 4>(double*)
   for (int i = 0; i < kItems; ++i) data[threadIdx.x + i * kThreads] = items[i];
