@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
+#include <vector>
 
 namespace lp::replay {
 
@@ -33,19 +34,30 @@ bool executable(const std::string& path) {
   return !path.empty() && access(path.c_str(), X_OK) == 0 && !std::filesystem::is_directory(path, ec);
 }
 
-// Where python3 installs packages (its `purelib`), asked once; empty without python3.
-std::string python_packages() {
-  static const std::string dir = [] {
-    if (find_on_path("python3").empty()) return std::string();
+// Where python3 installs packages: its `purelib` and the user's site (`pip install --user`), asked
+// once; none without python3.
+std::vector<std::string> python_packages() {
+  static const std::vector<std::string> dirs = [] {
+    std::vector<std::string> out;
+    if (find_on_path("python3").empty()) return out;
     ProcessLimits limits;
     limits.timeout_s = 10;
     limits.max_output = 4096;
-    const ProcessResult r = run_process({"python3", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"}, limits);
-    std::string out = r.exit_code == 0 ? r.output : "";
-    while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+    const ProcessResult r = run_process(
+        {"python3", "-c", "import site, sysconfig; print(sysconfig.get_paths()['purelib']); print(site.getusersitepackages())"}, limits);
+    if (r.exit_code != 0) return out;
+    size_t at = 0;
+    while (at < r.output.size()) {
+      size_t end = r.output.find('\n', at);
+      if (end == std::string::npos) end = r.output.size();
+      std::string line = r.output.substr(at, end - at);
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (!line.empty()) out.push_back(line);
+      at = end + 1;
+    }
     return out;
   }();
-  return dir;
+  return dirs;
 }
 
 }  // namespace
@@ -72,8 +84,9 @@ std::string find_tool(const std::string& program) {
   for (const std::string& d : dirs)
     if (executable(d + "/" + program)) return d + "/" + program;
   if (program == "nvdisasm" || program == "cuobjdump") {  // NVIDIA's wheels: nvidia-cuda-nvdisasm, ...
-    for (const std::string& cuda : versioned_dirs(python_packages() + "/nvidia", "cu"))
-      if (executable(cuda + "/bin/" + program)) return cuda + "/bin/" + program;
+    for (const std::string& packages : python_packages())
+      for (const std::string& cuda : versioned_dirs(packages + "/nvidia", "cu"))
+        if (executable(cuda + "/bin/" + program)) return cuda + "/bin/" + program;
   }
   return {};
 }

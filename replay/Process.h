@@ -10,7 +10,7 @@ namespace lp::replay {
 /// driver install it: $CUDA_HOME/bin, $CUDA_PATH/bin, /usr/local/cuda/bin, /usr/local/cuda-*/bin
 /// (newest first), for ncu also /opt/nvidia/nsight-compute/*/ and /usr/local/cuda*/nsight-compute-*/,
 /// for nvidia-smi also /usr/local/nvidia/bin and /usr/bin, for nvdisasm and cuobjdump also NVIDIA's
-/// wheels in python3's packages (nvidia/cu*/bin, e.g. `pip install nvidia-cuda-nvdisasm`).
+/// wheels in python3's packages or the user's site (nvidia/cu*/bin, e.g. `pip install nvidia-cuda-nvdisasm`).
 std::string find_tool(const std::string& program);
 
 }  // namespace lp::replay
