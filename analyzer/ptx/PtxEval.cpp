@@ -414,8 +414,13 @@ class KernelEval {
     v.lo = 0;
     v.hi = std::max<uint64_t>(room, 0);
     v.align_log2 = align_log2;
+    // Placed by the cubin: one value, aligned as far as its low zero bits go (what the residue
+    // enumeration and the alignment proofs read from a variable).
     if (auto k = opt_.placement.find(out_.name); k != opt_.placement.end())
-      if (auto placed = k->second.find(s.name); placed != k->second.end()) v.lo = v.hi = placed->second;
+      if (auto placed = k->second.find(s.name); placed != k->second.end()) {
+        v.lo = v.hi = placed->second;
+        v.align_log2 = placed->second == 0 ? 31 : std::min(31, __builtin_ctzll(placed->second));
+      }
     const VarId id = P_.keyed_var(out_.name + "|smem|" + s.name, v);
     symbols_[id] = &s;
     return P_.var_term(id);

@@ -222,6 +222,24 @@ TEST_CASE("shared placement: the probe of committed PTX, read from its cubin's l
     // Dynamic shared memory begins where the static section ends (readelf: 0x610 on sm_90a, 0x210 on sm_80).
     for (const auto& [ptx_kernel, offsets] : placed.offsets)
       if (offsets.count("dyn")) CHECK(offsets.at("dyn") == listing.shared_section_bytes.at(ptx_kernel));
+    // The evaluator takes each placed base as that one value, aligned to its low zero bits.
+    lp::ptx::EvalOptions options;
+    options.placement = placed.offsets;
+    lp::ptx::Analysis analysis;
+    lp::ptx::analyze(m, options, analysis);
+    size_t bases = 0;
+    for (const lp::ptx::KernelResult& r : analysis.kernels)
+      for (const lp::ptx::Site& site : r.sites) {
+        if (!site.symbol_base || !site.symbol) continue;
+        const lp::term::VarInfo& v = analysis.pool.var(*site.symbol_base);
+        const uint64_t offset = placed.offsets.at(r.name).at(*site.symbol);
+        INFO(r.name << " " << *site.symbol);
+        CHECK(v.lo == offset);
+        CHECK(v.hi == offset);
+        CHECK(v.align_log2 == (offset == 0 ? 31 : __builtin_ctzll(offset)));
+        ++bases;
+      }
+    CHECK(bases > 8);
   }
 }
 
