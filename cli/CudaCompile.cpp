@@ -56,6 +56,20 @@ void read_host_launches(const std::string& nvcc, const PtxCompileJob& job, Compi
   }
 }
 
+// Why a program the checker ran failed: the limit that stopped it, else its exit status. `doing`
+// names what ran out of time ("nvcc compiled").
+std::string failure_reason(const ProcessResult& r, const ProcessLimits& limits, const std::string& program, const std::string& doing) {
+  const uint64_t mib = uint64_t{1} << 20;
+  if (r.timed_out) return current_budget().deadline_name + " was spent while " + doing;
+  if (r.out_of_memory)
+    return fmt::format("{} passed {} of {} MiB ({} MiB resident with what it started) and was stopped", program,
+                       current_budget().memory_name, *current_budget().memory_bytes / mib, r.peak_memory_bytes / mib);
+  if (r.exit_code == 128 + SIGXFSZ && limits.file_bytes)
+    return fmt::format("{} wrote a file larger than {} MiB and was stopped", program, *limits.file_bytes / mib);
+  if (r.truncated && limits.max_output) return fmt::format("{} printed more than {} MiB", program, *limits.max_output / mib);
+  return fmt::format("{} failed (exit {})", program, r.exit_code);
+}
+
 // The largest cubin and disassembly read back (a CUTLASS kernel's listing is a few MB).
 constexpr uint64_t kMaxCubinBytes = uint64_t{64} << 20;
 constexpr size_t kMaxListingBytes = size_t{256} << 20;
@@ -88,10 +102,12 @@ void run_tool(const std::vector<std::string>& argv, const std::string& what, Pro
   limits.max_output = kMaxListingBytes;
   r = run_process(argv, limits);
   if (r.exit_code == 0) return;
-  if (r.truncated) throw CudaCompileError(fmt::format("{} printed more than {} MiB", what, kMaxListingBytes >> 20), "");
-  if (r.timed_out) throw CudaCompileError(current_budget().deadline_name + " was spent while " + what + " ran", r.output);
-  const std::string first = r.output.substr(0, r.output.find('\n'));
-  throw CudaCompileError(fmt::format("{} failed (exit {}){}{}", what, r.exit_code, first.empty() ? "" : ": ", first), r.output);
+  std::string why = failure_reason(r, limits, what, what + " ran");
+  // Its own error (the reason reaches --verbose, where its output is not shown): its first line.
+  if (const std::string first = r.output.substr(0, r.output.find('\n'));
+      !first.empty() && !r.timed_out && !r.truncated && !r.out_of_memory)
+    why += ": " + first;
+  throw CudaCompileError(why, r.output);
 }
 
 }  // namespace
@@ -157,21 +173,13 @@ CompiledPtx compile_cuda_to_ptx(const PtxCompileJob& job) {
     BudgetScope scope(budget);
     read_host_launches(nvcc, job, out);
   });
-  const ProcessResult r = run_process(argv, budget_limits(kMaxNvccFileBytes), {}, job.directory);
+  const ProcessLimits limits = budget_limits(kMaxNvccFileBytes);
+  const ProcessResult r = run_process(argv, limits, {}, job.directory);
   host.wait();
   out.nvcc_ms = clock.elapsed_ms();
   if (r.exit_code != 0) {
     fs::remove(job.ptx_path, ec);
-    const uint64_t mib = uint64_t{1} << 20;
-    if (r.timed_out) throw CudaCompileError(current_budget().deadline_name + " was spent while nvcc compiled", r.output);
-    if (r.out_of_memory)
-      throw CudaCompileError(fmt::format("nvcc passed {} of {} MiB ({} MiB resident with what it started) and was stopped",
-                                         current_budget().memory_name, *current_budget().memory_bytes / mib,
-                                         r.peak_memory_bytes / mib),
-                             r.output);
-    if (r.exit_code == 128 + SIGXFSZ)
-      throw CudaCompileError(fmt::format("nvcc wrote a file larger than {} MiB and was stopped", kMaxNvccFileBytes / mib), r.output);
-    throw CudaCompileError("nvcc failed (exit " + std::to_string(r.exit_code) + ")", r.output);
+    throw CudaCompileError(failure_reason(r, limits, "nvcc", "nvcc compiled"), r.output);
   }
   return out;
 }

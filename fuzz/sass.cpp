@@ -4,7 +4,6 @@
 // hang.
 #include <string_view>
 
-#include "analyzer/ptx/MergedAccess.h"
 #include "analyzer/sass/SassConstants.h"
 #include "analyzer/sass/SassListing.h"
 
@@ -17,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   for (const lp::sass::Function& f : listing.functions) {
     for (uint32_t rank : {0u, 3u}) (void)lp::sass::entry_constant_stores(f, rank);
-    for (const lp::sass::Instruction& ins : f.code) (void)lp::ptx::sass_access_bytes(ins.opcode);
+    for (const lp::sass::Instruction& ins : f.code) (void)lp::sass::access_bytes(ins.opcode);
   }
   return 0;
 }

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
+#include <sstream>
 #include <vector>
 
 namespace lp::replay {
@@ -46,15 +47,9 @@ std::vector<std::string> python_packages() {
     const ProcessResult r = run_process(
         {"python3", "-c", "import site, sysconfig; print(sysconfig.get_paths()['purelib']); print(site.getusersitepackages())"}, limits);
     if (r.exit_code != 0) return out;
-    size_t at = 0;
-    while (at < r.output.size()) {
-      size_t end = r.output.find('\n', at);
-      if (end == std::string::npos) end = r.output.size();
-      std::string line = r.output.substr(at, end - at);
-      if (!line.empty() && line.back() == '\r') line.pop_back();
+    std::istringstream lines(r.output);
+    for (std::string line; std::getline(lines, line);)
       if (!line.empty()) out.push_back(line);
-      at = end + 1;
-    }
     return out;
   }();
   return dirs;

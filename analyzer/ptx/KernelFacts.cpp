@@ -591,10 +591,9 @@ std::string apply_merges(const CompiledModule& m, const KernelResult& r, const C
   size_t judged = 0;
   for (const MergedAccess& g : merges) {
     const Site& lowest = r.sites[g.sites.front()];
-    const bool store = lowest.opcode.rfind("st", 0) == 0;
     const hw::SmemInstr* instr = nullptr;
     for (const hw::SmemInstr& i : hw::smem_instr_catalog())
-      if (i.sass == g.sass && (i.direction == hw::SmemDirection::Store) == store) instr = &i;
+      if (i.sass == g.sass && (i.direction == hw::SmemDirection::Store) == g.store) instr = &i;
     if (!instr || !hw::available_on(*instr, *m.arch)) continue;
     std::vector<size_t> members;
     for (size_t site : g.sites)
@@ -616,12 +615,17 @@ std::string apply_merges(const CompiledModule& m, const KernelResult& r, const C
   return fmt::format("judged as the cubin runs them: {} merged SASS instruction{}", judged, judged == 1 ? "" : "s");
 }
 
+// A shared variable as a kernel names it (its own, or the module's).
+const SharedSymbol* shared_symbol_of(const Module& m, const std::string& kernel, const std::string& name) {
+  const Function* f = m.function(kernel);
+  return f ? m.shared_symbol(*f, name) : nullptr;
+}
+
 std::string placement_text(const Module& m, const SharedPlacement& p, const std::string& kernel) {
   if (auto it = p.offsets.find(kernel); it != p.offsets.end()) {
     std::string text;
     for (const auto& [symbol, offset] : it->second) {
-      const Function* f = m.function(kernel);
-      const SharedSymbol* s = f ? m.shared_symbol(*f, symbol) : nullptr;
+      const SharedSymbol* s = shared_symbol_of(m, kernel, symbol);
       text += fmt::format("{}'{}' at byte {} (.align {})", text.empty() ? "" : ", ", demangled(symbol), offset, s ? s->align : 1);
     }
     return "as the cubin places them: " + text;
@@ -636,8 +640,7 @@ std::optional<Note> placement_note(const Module& m, const SharedPlacement& p, co
   auto it = p.offsets.find(kernel);
   if (!site.symbol || it == p.offsets.end()) return std::nullopt;
   auto placed = it->second.find(*site.symbol);
-  const Function* f = m.function(kernel);
-  const SharedSymbol* s = f ? m.shared_symbol(*f, *site.symbol) : nullptr;
+  const SharedSymbol* s = shared_symbol_of(m, kernel, *site.symbol);
   if (placed == it->second.end() || !s || s->align >= site.bytes) return std::nullopt;
   return Note{SourceLoc{}, fmt::format("ptxas placed '{}' at byte {} of shared memory in this build's cubin; its PTX declaration "
                                        "promises only .align {}, so another compile may place it elsewhere",

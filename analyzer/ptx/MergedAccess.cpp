@@ -10,11 +10,11 @@ namespace lp::ptx {
 
 namespace {
 
-// A PTX shared-memory access the merge may involve: its instruction's place and address operand.
+// A PTX shared-memory access of the kernel's own body the merge may involve: its instruction's
+// place and address operand.
 struct Candidate {
   size_t site = 0;
-  const Function* function = nullptr;
-  size_t index = 0;  ///< into function->body
+  size_t index = 0;  ///< into the kernel's body
   bool store = false;
   int line = 0;
   std::string base;  ///< the address register
@@ -25,8 +25,6 @@ struct Candidate {
 // Steps of the search for the one assignment of accesses to merged instructions (a kernel has a
 // few dozen anchors with at most four windows each; conflicts prune at once).
 constexpr size_t kMaxCoverSteps = 100000;
-
-std::string opcode_base(const std::string& op) { return op.substr(0, op.find('.')); }
 
 // Whether anything between two instructions of a function may change the base register, the path
 // or the activity: a write of `reg`, a branch, a label or a call.
@@ -68,54 +66,49 @@ std::optional<std::pair<std::string, int64_t>> sass_address(const sass::Instruct
 
 }  // namespace
 
-int sass_access_bytes(const std::string& opcode) {
-  int bytes = 4;
-  size_t at = opcode.find('.');
-  while (at != std::string::npos) {
-    const size_t next = opcode.find('.', at + 1);
-    const std::string mod = opcode.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1);
-    if (mod == "U8" || mod == "S8") bytes = 1;
-    else if (mod == "U16" || mod == "S16") bytes = 2;
-    else if (mod == "64") bytes = 8;
-    else if (mod == "128") bytes = 16;
-    at = next;
-  }
-  return bytes;
-}
-
 std::vector<MergedAccess> merged_accesses(const Module& m, const KernelResult& r, const sass::Function& code,
                                           const std::function<std::optional<int>(int)>& module_line) {
-  // The module's instructions by text position.
-  std::map<size_t, std::pair<const Function*, size_t>> at;
-  for (const Function& f : m.functions)
-    for (size_t i = 0; i < f.body.size(); ++i) at[f.body[i].pos] = {&f, i};
+  // A site not reached through a PTX call is an instruction of the kernel's own body.
+  const Function* kernel = m.function(r.name);
+  if (!kernel || kernel->body.empty()) return {};
+  // Each instruction's place and line, the lines counted once through the body's text.
+  std::map<size_t, size_t> index_at;
+  std::vector<int> lines(kernel->body.size());
+  size_t counted_to = kernel->body.front().pos;
+  int line = static_cast<int>(line_col_of(*m.source, counted_to).first);
+  for (size_t i = 0; i < kernel->body.size(); ++i) {
+    const size_t pos = kernel->body[i].pos;
+    line += static_cast<int>(std::count(m.source->text.begin() + static_cast<std::ptrdiff_t>(counted_to),
+                                        m.source->text.begin() + static_cast<std::ptrdiff_t>(pos), '\n'));
+    counted_to = pos;
+    lines[i] = line;
+    index_at[pos] = i;
+  }
   std::vector<Candidate> candidates;
   for (size_t s = 0; s < r.sites.size(); ++s) {
     const Site& site = r.sites[s];
     if (site.kind != SiteKind::PerLane || site.unknown || !site.origin.call_positions.empty()) continue;
-    auto it = at.find(site.origin.pos);
-    if (it == at.end()) continue;
-    const Instruction& ins = it->second.first->body[it->second.second];
+    auto it = index_at.find(site.origin.pos);
+    if (it == index_at.end()) continue;
+    const Instruction& ins = kernel->body[it->second];
     const bool load = ins.parts.size() > 1 && ins.parts[0] == "ld" && ins.parts[1] == "shared";
     const bool store = ins.parts.size() > 1 && ins.parts[0] == "st" && ins.parts[1] == "shared";
     if ((!load && !store) || ins.operands.size() < 2) continue;
     const Operand& address = ins.operands[store ? 0 : 1];
     if (address.kind != Operand::Kind::Address || address.elems.size() != 1 || address.elems[0].kind != Operand::Kind::Register)
       continue;
-    candidates.push_back({s, it->second.first, it->second.second, store,
-                          static_cast<int>(line_col_of(*m.source, site.origin.pos).first), address.elems[0].name,
-                          address.offset, site.bytes});
+    candidates.push_back({s, it->second, store, lines[it->second], address.elems[0].name, address.offset, site.bytes});
   }
   // The SASS loads and stores by the module line they come from.
   std::multimap<std::pair<int, bool>, const sass::Instruction*> sass_at;
   for (const sass::Instruction& ins : code.code) {
-    const std::string base = opcode_base(ins.opcode);
-    if ((base != "LDS" && base != "STS") || !ins.ptx_line) continue;
-    if (const std::optional<int> line = module_line(*ins.ptx_line)) sass_at.emplace(std::make_pair(*line, base == "STS"), &ins);
+    const std::string name = ins.name();
+    if ((name != "LDS" && name != "STS") || !ins.ptx_line) continue;
+    if (const std::optional<int> line = module_line(*ins.ptx_line)) sass_at.emplace(std::make_pair(*line, name == "STS"), &ins);
   }
-  // Anchors: the accesses at a SASS load or store wider than themselves. Groups of one function,
-  // one base register and one direction are solved together: every access of the group without a
-  // SASS instruction of its own must be covered by exactly one anchor's window, each window
+  // Anchors: the accesses at a SASS load or store wider than themselves. Groups of one base
+  // register and one direction are solved together: every access of the group without a SASS
+  // instruction of its own must be covered by exactly one anchor's window, each window
   // [start, start + bytes) holding its anchor and tiled by accesses. nvdisasm names one member's
   // line (the first of a load, the last of a store, as ptxas emits them), so a window's start is
   // not known from its anchor alone; the assignment is taken only when it is the one solution.
@@ -124,40 +117,44 @@ std::vector<MergedAccess> merged_accesses(const Module& m, const KernelResult& r
     const sass::Instruction* sass;
     int bytes;
   };
-  std::map<std::tuple<const Function*, std::string, bool>, std::vector<Anchor>> anchors;
+  std::map<std::pair<std::string, bool>, std::vector<Anchor>> anchors;
+  std::set<const Candidate*> anchored;
   for (const auto& [where, ins] : sass_at) {
     const auto [line, store] = where;
     if (sass_at.count(where) != 1) continue;  // two instructions from one PTX line: not a merge we can name
-    const int bytes = sass_access_bytes(ins->opcode);
+    const int bytes = sass::access_bytes(ins->opcode);
     std::vector<const Candidate*> at_line;
     for (const Candidate& c : candidates)
       if (c.line == line && c.store == store) at_line.push_back(&c);
     if (at_line.size() != 1 || at_line[0]->bytes >= bytes) continue;
-    anchors[{at_line[0]->function, at_line[0]->base, store}].push_back({at_line[0], ins, bytes});
+    anchors[{at_line[0]->base, store}].push_back({at_line[0], ins, bytes});
+    anchored.insert(at_line[0]);
   }
   std::vector<MergedAccess> out;
   for (auto& entry : anchors) {
-    const auto& [function, base, store] = entry.first;
+    const auto& [base, store] = entry.first;
     std::vector<Anchor>& group = entry.second;  // captured below: not a structured binding
     std::sort(group.begin(), group.end(), [](const Anchor& a, const Anchor& b) { return a.access->offset < b.access->offset; });
-    std::vector<const Candidate*> pieces;  // the anchors and the accesses without SASS of their own
+    // The pieces, by offset: the group's anchors and the accesses without SASS of their own.
+    std::map<int64_t, const Candidate*> by_offset;
+    bool one_per_offset = true;
     for (const Candidate& c : candidates)
-      if (c.function == function && c.base == base && c.store == store &&
-          (!sass_at.count({c.line, store}) || std::any_of(group.begin(), group.end(), [&](const Anchor& a) { return a.access == &c; })))
-        pieces.push_back(&c);
-    std::map<int64_t, std::vector<const Candidate*>> by_offset;
-    for (const Candidate* c : pieces) by_offset[c->offset].push_back(c);
-    if (std::any_of(by_offset.begin(), by_offset.end(), [](const auto& o) { return o.second.size() != 1; })) continue;
+      if (c.base == base && c.store == store && (!sass_at.count({c.line, store}) || anchored.count(&c)))
+        one_per_offset = by_offset.emplace(c.offset, &c).second && one_per_offset;
+    if (!one_per_offset) continue;
     // Each anchor's possible windows: the starts at which accesses tile `bytes` through the anchor.
     std::vector<std::vector<std::vector<const Candidate*>>> options(group.size());
     for (size_t i = 0; i < group.size(); ++i)
-      for (const auto& [start, at_start] : by_offset) {
+      for (const auto& piece_at_start : by_offset) {
+        const int64_t start = piece_at_start.first;
         if (start > group[i].access->offset || start + group[i].bytes <= group[i].access->offset) continue;
         std::vector<const Candidate*> run;
         int64_t next = start;
-        while (next < start + group[i].bytes && by_offset.count(next)) {
-          run.push_back(by_offset.at(next).front());
-          next += run.back()->bytes;
+        while (next < start + group[i].bytes) {
+          const auto piece = by_offset.find(next);
+          if (piece == by_offset.end()) break;
+          run.push_back(piece->second);
+          next += piece->second->bytes;
         }
         if (next == start + group[i].bytes) options[i].push_back(run);
       }
@@ -168,7 +165,7 @@ std::vector<MergedAccess> merged_accesses(const Module& m, const KernelResult& r
     std::function<void(size_t)> search = [&](size_t i) {
       if (solutions > 1 || ++steps > kMaxCoverSteps) return;
       if (i == group.size()) {
-        if (covered.size() == pieces.size()) {
+        if (covered.size() == by_offset.size()) {
           ++solutions;
           found = choice;
         }
@@ -178,9 +175,7 @@ std::vector<MergedAccess> merged_accesses(const Module& m, const KernelResult& r
         const auto& run = options[i][o];
         if (std::any_of(run.begin(), run.end(), [&](const Candidate* c) { return covered.count(c); })) continue;
         // Another anchor's access may not be inside this window.
-        if (std::any_of(run.begin(), run.end(), [&](const Candidate* c) {
-              return c != group[i].access && std::any_of(group.begin(), group.end(), [&](const Anchor& a) { return a.access == c; });
-            }))
+        if (std::any_of(run.begin(), run.end(), [&](const Candidate* c) { return c != group[i].access && anchored.count(c); }))
           continue;
         covered.insert(run.begin(), run.end());
         choice[i] = o;
@@ -205,9 +200,9 @@ std::vector<MergedAccess> merged_accesses(const Module& m, const KernelResult& r
       bool certain = run.size() > 1;
       for (const Candidate* c : run)
         certain = certain && r.sites[c->site].active == r.sites[group[i].access->site].active &&
-                  straight_between(*function, group[i].access->index, c->index, base);
+                  straight_between(*kernel, group[i].access->index, c->index, base);
       if (!certain) continue;
-      MergedAccess merged{group[i].sass->opcode, group[i].bytes, {}};
+      MergedAccess merged{group[i].sass->opcode, group[i].bytes, store, {}};
       for (const Candidate* c : run) merged.sites.push_back(c->site);
       out.push_back(std::move(merged));
     }

@@ -21,19 +21,16 @@ namespace lp::ptx {
 struct MergedAccess {
   std::string sass;           ///< the SASS instruction as nvdisasm names it: "LDS.128"
   int bytes = 0;              ///< its bytes per lane
+  bool store = false;         ///< an STS (else an LDS)
   std::vector<size_t> sites;  ///< the KernelResult::sites it runs, by address: the lowest first
 };
 
 /// The merges kernel `r`'s SASS `code` shows. `module_line` maps a SASS instruction's PTX line to
 /// the module's (none for a line the module lacks, such as a probe's own). A group is reported only
-/// when it is certain: its members are shared `ld`/`st` of one function (not inlined through a
-/// PTX call), their addresses `[REG+OFFSET]` with one register that no instruction between them
+/// when it is certain: its members are shared `ld`/`st` of the kernel's own body (not reached
+/// through a PTX call), their addresses `[REG+OFFSET]` with one register that no instruction between them
 /// writes, no branch or label between them, and the same activity.
 std::vector<MergedAccess> merged_accesses(const Module& m, const KernelResult& r, const sass::Function& code,
                                           const std::function<std::optional<int>(int)>& module_line);
-
-/// A SASS load or store's bytes per lane by its modifiers (`LDS.U8` 1, `LDS.S16` 2, `STS` 4,
-/// `LDS.64` 8, `STS.128` 16).
-int sass_access_bytes(const std::string& opcode);
 
 }  // namespace lp::ptx

@@ -90,7 +90,7 @@ class Evaluator {
   // Evaluates one instruction; false where the straight-line entry ends.
   bool step(const Instruction& ins, std::vector<ConstantStore>& stores) {
     const std::string& op = ins.opcode;
-    const std::string base = op.substr(0, op.find('.'));
+    const std::string base = ins.name();
     if (base == "BRA" || base == "BRX" || base == "JMP" || base == "JMX" || base == "CALL" || base == "RET" ||
         base == "EXIT" || base == "BREAK" || base == "BPT")
       return false;

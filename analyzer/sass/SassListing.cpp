@@ -55,6 +55,21 @@ std::optional<SourceLine> file_line(std::string_view line) {
 
 }  // namespace
 
+int access_bytes(const std::string& opcode) {
+  int bytes = 4;
+  size_t at = opcode.find('.');
+  while (at != std::string::npos) {
+    const size_t next = opcode.find('.', at + 1);
+    const std::string mod = opcode.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1);
+    if (mod == "U8" || mod == "S8") bytes = 1;
+    else if (mod == "U16" || mod == "S16") bytes = 2;
+    else if (mod == "64") bytes = 8;
+    else if (mod == "128") bytes = 16;
+    at = next;
+  }
+  return bytes;
+}
+
 const Function* Listing::function(std::string_view name) const {
   for (const Function& f : functions)
     if (f.name == name) return &f;

@@ -29,6 +29,9 @@ struct Instruction {
   std::optional<SourceLine> source;  ///< `nvdisasm -g`
   std::optional<int> ptx_line;       ///< `nvdisasm -gp`: the line of the PTX ptxas compiled it from
   bool labelled = false;              ///< a label precedes it: control may join here
+
+  /// The opcode without its modifiers: "LDS" for "LDS.U.128".
+  std::string name() const { return opcode.substr(0, opcode.find('.')); }
 };
 
 struct Function {
@@ -43,6 +46,10 @@ struct Listing {
 
   const Function* function(std::string_view name) const;
 };
+
+/// A SASS load's or store's bytes per lane by its modifiers (`LDS.U8` 1, `LDS.S16` 2, `STS` 4,
+/// `LDS.64` 8, `STS.128` 16).
+int access_bytes(const std::string& opcode);
 
 /// Reads nvdisasm's text. Throws std::runtime_error naming the line when an instruction line
 /// cannot be split into its parts (a format this reader does not know).

@@ -400,11 +400,11 @@ TEST_CASE("merged accesses: the members of every LDS/STS ptxas widened, as the H
   CHECK(merges.at("_Z12rows_of_fourPf") == G{{"STS.128", {38, 42, 46, 50}}, {"LDS.128", {54, 55, 56, 57}}});
   CHECK(merges.at("_Z13pairs_stridedPf") == G{{"STS.64", {88, 92}}, {"LDS.64", {96, 97}}});
   CHECK(merges.at("_Z19rows_of_four_paddedPf") == G{{"STS.128", {128, 130, 132, 134}}, {"LDS.128", {138, 139, 141, 143}}});
-  CHECK(lp::ptx::sass_access_bytes("LDS.U8") == 1);
-  CHECK(lp::ptx::sass_access_bytes("LDS.S16") == 2);
-  CHECK(lp::ptx::sass_access_bytes("STS") == 4);
-  CHECK(lp::ptx::sass_access_bytes("LDS.U.64") == 8);
-  CHECK(lp::ptx::sass_access_bytes("STS.128") == 16);
+  CHECK(lp::sass::access_bytes("LDS.U8") == 1);
+  CHECK(lp::sass::access_bytes("LDS.S16") == 2);
+  CHECK(lp::sass::access_bytes("STS") == 4);
+  CHECK(lp::sass::access_bytes("LDS.U.64") == 8);
+  CHECK(lp::sass::access_bytes("STS.128") == 16);
 }
 
 TEST_CASE("merged accesses: a store's line names the last of its members, and the addresses and the cover find the first",
