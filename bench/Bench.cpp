@@ -210,6 +210,9 @@ json cuda_row(const std::string& cu, const BenchOptions& opt) {
   return row;
 }
 
+// The cold check of a directory of 100 compiled kernels (a Triton cache), on 2 cores (issue 37).
+constexpr double kKernelDirTargetS = 10.0;
+
 json corpus_section(const std::string& name, const std::vector<std::string>& paths, const BenchOptions& opt) {
   std::vector<double> cold, warm;
   double cold_rss = 0, warm_rss = 0;
@@ -457,6 +460,12 @@ json run_bench(const BenchOptions& opt) {
     say(fmt::format("synthetic corpus: {} files", synth.size()));
     corpus.push_back(corpus_section(fmt::format("synthetic-{}", synth.size()), {synth_dir}, opt));
   }
+  for (const std::string& dir : opt.kernel_dirs) {
+    say("kernels: " + dir);
+    json kernels = corpus_section("kernels " + dir, {dir}, opt);
+    kernels["kernels"] = true;
+    corpus.push_back(std::move(kernels));
+  }
   result["corpus"] = corpus;
 
   // (b) the corpus obligations, recorded from one uncached single-threaded check, then each
@@ -637,7 +646,9 @@ json run_bench(const BenchOptions& opt) {
   };
   for (const auto& c : corpus) {
     if (!c.contains("cold")) continue;
-    target(c["name"].get<std::string>() + " cold", c["cold"]["wall_ms_median"].get<double>() / 1000, 2.0, "s");
+    // Issue 37: a directory of 100 compiled kernels (a Triton cache) within 10 s on 2 cores.
+    target(c["name"].get<std::string>() + " cold", c["cold"]["wall_ms_median"].get<double>() / 1000,
+           c.value("kernels", false) ? kKernelDirTargetS : 2.0, "s");
     target(c["name"].get<std::string>() + " warm", c["warm"]["wall_ms_median"].get<double>() / 1000, 0.2, "s");
   }
   target("median proof time", result["proofs_overall"]["median_ms"].get<double>(), 50, "ms");

@@ -1,9 +1,10 @@
 #pragma once
 // The performance benchmark behind `layoutproof bench` (docs/performance.md). One run measures:
 //
-//   corpus      `check` over the corpus (and a synthetic corpus of replicated entries), cold
-//               (fresh cache directory) and warm (the same directory again): wall time and peak
-//               RSS, each run in a forked child so that its memory is its own
+//   corpus      `check` over the corpus (and a synthetic corpus of replicated entries, and each
+//               directory of compiled kernels given), cold (fresh cache directory) and warm (the
+//               same directory again): wall time and peak RSS, each run in a forked child so that
+//               its memory is its own
 //   properties  each property's proof time over the corpus obligations (count, median, p90, max)
 //   scaling     injectivity and a warp's bank-conflict proof on tiles 8x8 .. 4096x4096 (row- and
 //               column-major, padded, swizzled, byte-swizzled) and on parameter ranges
@@ -40,6 +41,9 @@ struct BenchOptions {
   std::vector<std::string> paths;   ///< the corpus (files and directories)
   std::vector<std::string> ptx_paths;  ///< PTX files (and directories) timed one by one on one core
   std::vector<std::string> cuda_paths;  ///< CUDA files timed against nvcc (the cuda section)
+  /// Directories of compiled kernels (a Triton cache) each checked as a whole with every core,
+  /// cold and warm, as the corpus is (rows of the corpus section, with their own target).
+  std::vector<std::string> kernel_dirs;
   std::vector<std::string> nvcc_args;   ///< passed to nvcc and `check --cuda` after the file (e.g. -I DIR)
   double ptx_alone_budget_s = 60;       ///< --time-budget of the check of the PTX alone
   size_t synthetic_entries = 150;   ///< replicate the corpus to this many files (0: none)

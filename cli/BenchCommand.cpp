@@ -24,6 +24,9 @@ class BenchCommand : public Command {
     sub->add_option("--ptx", opt_.ptx_paths, "PTX files or directories to time one by one (default: tests/data/ptx and docs/data/ptx_validate_sm90.ptx)");
     sub->add_option("--cuda", opt_.cuda_paths, "CUDA files timed against nvcc: check --cuda and check of the PTX alone")
         ->allow_extra_args(false);
+    sub->add_option("--kernels", opt_.kernel_dirs,
+                    "A directory of compiled kernels (a Triton cache: scripts/triton-cache.py) checked as a whole, cold and warm")
+        ->allow_extra_args(false);
     sub->add_option("--nvcc-arg", opt_.nvcc_args, "An argument for nvcc with --cuda (e.g. -I DIR); repeat for more")
         ->allow_extra_args(false);
     sub->add_option("--ptx-alone-budget", opt_.ptx_alone_budget_s, "--time-budget of the check of a CUDA file's PTX alone (s)");

@@ -13,7 +13,7 @@ constexpr long long kKiB = 1024;
 const std::array<Arch, 3>& arches() {
   static const std::array<Arch, 3> kArches{{
       {"sm_80", 80, 32, 4, 163 * kKiB, false, LaunchLimits{}},
-      {"sm_90", 90, 32, 4, 227 * kKiB, true, LaunchLimits{.max_cluster_ctas = 16}},
+      {"sm_90", 90, 32, 4, 227 * kKiB, true, LaunchLimits{.max_cluster_ctas = 16}, 1 * kKiB},
       {"sm_100", 100, 32, 4, 227 * kKiB, false, LaunchLimits{.max_cluster_ctas = 16}},
   }};
   return kArches;

@@ -35,7 +35,19 @@ struct Arch {
   /// model assumes no merging, which can only over-count wavefronts (a safe upper bound).
   bool load_merging = false;
   LaunchLimits launch;
+  /// Shared memory the system reserves at the start of every block's window (the PTX ISA's
+  /// reserved region, %reserved_smem_offset_begin .. _cap; CUDA's
+  /// cudaDeviceProp::reservedSharedMemPerBlock). 0: not known for this architecture, and the
+  /// reserved-region registers stay unbounded. sm_90: ptxas writes _begin as 0 and _cap as 1024,
+  /// and an H200 reports 1024 (scripts/gpu/reserved_smem.cu, tests/data/sm90_reserved_smem.tsv).
+  int64_t reserved_smem_bytes = 0;
 };
+
+/// The alignment of %reserved_smem_offset_0 and _1, which the PTX ISA leaves open: cooperative
+/// groups keep 8-byte words at %reserved_smem_offset_1 (cooperative_groups/details/memory.h,
+/// CUDA 13.0: its multi-warp scratch), which the hardware only runs when it is 8-byte aligned; an
+/// H200 reports 0 for both (tests/data/sm90_reserved_smem.tsv).
+inline constexpr int kReservedSmemOffsetAlignment = 8;
 
 /// The architecture every command models when none is named: the one whose shared memory was
 /// measured (tests/data/sm90_*.tsv).

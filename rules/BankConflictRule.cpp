@@ -111,7 +111,7 @@ class BankConflictRule : public Rule {
     for (const ptx::KernelFacts& k : m.kernels)
       for (const ptx::AccessFact& a : k.accesses) all.emplace_back(&k, &a);
     std::vector<Judged> judged(all.size());
-    parallel_for(all.size(), ctx.jobs, [&](size_t i) { judged[i] = decide_access(ctx, m, *all[i].first, *all[i].second); });
+    parallel_for(all.size(), ctx.cores, [&](size_t i) { judged[i] = decide_access(ctx, m, *all[i].first, *all[i].second); });
     for (size_t i = 0; i < all.size(); ++i) report_access(m, *all[i].first, *all[i].second, judged[i], sink);
   }
 

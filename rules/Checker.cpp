@@ -57,7 +57,7 @@ rules::Finding run_problem(SourceLoc loc, std::string message, rules::FindingKin
 // What every file of a run shares: the CuTe definitions of all its files (rule LP012), and the
 // files whose lines findings on generated statements may show (rules/Origins.h).
 struct RunContext {
-  unsigned file_jobs = 1;  ///< threads one file may use: the run's jobs the other files leave
+  CorePool* cores = nullptr;  ///< the run's cores no file's thread holds (Parallel.h)
   CuteDefinitions cute;
   std::string cute_text;  ///< every definition, as written: part of the cache key of files that name one
   std::set<std::string> shown;
@@ -81,11 +81,11 @@ bool names_compiled_kernel(std::string_view text) {
 
 // Every rule over one file's facts: its annotations, and a compiled module's facts when it is one.
 FileResult check_text(const annotate::ParseResult& parsed, const Config& config, const RunContext* run,
-                      const ptx::CompiledModule* compiled = nullptr, unsigned jobs = 1) {
+                      const ptx::CompiledModule* compiled = nullptr, CorePool* cores = nullptr) {
   FileResult r;
   BufferGraph graph(parsed);
   AlgebraSteps algebra(parsed, graph, config.engine, config.limits);
-  FileContext ctx{parsed, graph, algebra, config, run ? &run->cute : nullptr, compiled, run ? &run->compiled : nullptr, jobs};
+  FileContext ctx{parsed, graph, algebra, config, run ? &run->cute : nullptr, compiled, run ? &run->compiled : nullptr, cores};
   for (const Rule* rule : all_rules()) {
     FindingSink sink(rule->info(), config, r.findings, r.obligations);
     // A rule stopped by the run's budget leaves its remaining obligations undecided: one unknown
@@ -166,10 +166,10 @@ std::string compiled_key(const std::string& path, const SourceText& ptx, const p
 
 // A compiled kernel: the PTX front end's facts (analyzer/ptx/KernelFacts.h) judged by every rule,
 // through the same door as annotations.
-FileResult check_compiled(std::shared_ptr<const ptx::CompiledModule> compiled, unsigned jobs, const Config& config) {
+FileResult check_compiled(std::shared_ptr<const ptx::CompiledModule> compiled, CorePool* cores, const Config& config) {
   annotate::ParseResult none;
   none.source = compiled->ptx;
-  FileResult r = check_text(none, config, nullptr, compiled.get(), jobs);
+  FileResult r = check_text(none, config, nullptr, compiled.get(), cores);
   for (const ptx::KernelFacts& k : compiled->kernels) {
     r.assumptions.push_back(Note{k.where, fmt::format("kernel {}: launched with {}", k.name, k.launch)});
     r.assumptions.push_back(Note{k.where, fmt::format("kernel {}: shared variables {}", k.name, k.placement)});
@@ -201,7 +201,7 @@ FileResult check_file(const std::string& path, const CheckOptions& opt, const Ru
     std::shared_ptr<const ptx::CompiledModule> module;
     if (read != run.compiled_by_path.end()) module = read->second;
     else module = ptx::read_compiled_module(ptx, inputs);
-    FileResult r = check_compiled(std::move(module), run.file_jobs, opt.config);
+    FileResult r = check_compiled(std::move(module), run.cores, opt.config);
     if (cache) stored |= cache->store(key, r, clock.elapsed_ms(), ptx);
     return r;
   }
@@ -445,7 +445,10 @@ rules::CheckRun check_paths(const std::vector<std::string>& paths, const CheckOp
   unsigned jobs = opt.jobs ? opt.jobs : std::max(1u, std::thread::hardware_concurrency());
   const unsigned all_jobs = jobs;
   jobs = static_cast<unsigned>(std::min<size_t>(jobs, std::max<size_t>(1, run.files.size())));
-  shared.file_jobs = std::max(1u, all_jobs / jobs);
+  // Each file's thread holds a core; a file's loops borrow the rest, and the cores of threads that
+  // found no file left.
+  CorePool cores(all_jobs - jobs);
+  shared.cores = &cores;
   auto worker = [&] {
     BudgetScope scope(budget);
     for (size_t i; (i = next++) < run.files.size();) {
@@ -461,6 +464,7 @@ rules::CheckRun check_paths(const std::vector<std::string>& paths, const CheckOp
         opt.progress(d, run.files.size(), run.files[i]);
       }
     }
+    cores.give_back();
   };
   std::vector<std::thread> pool;
   for (unsigned j = 1; j < jobs; ++j) pool.emplace_back(worker);
@@ -479,8 +483,8 @@ rules::CheckRun check_source(const std::string& name, std::string text, const Ch
     FileResult checked;
     if (is_ptx_path(name)) {
       auto [ptx, inputs] = ptx_input(options, name, std::move(text));
-      return check_compiled(ptx::read_compiled_module(ptx, inputs),
-                            options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency()), options.config);
+      CorePool cores((options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency())) - 1);
+      return check_compiled(ptx::read_compiled_module(ptx, inputs), &cores, options.config);
     }
     RunContext own;
     annotate::ParseResult parsed = annotate::parse_annotations(name, std::move(text));

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "analyzer/ptx/KernelFacts.h"
+#include "analyzer/support/Parallel.h"
 #include "rules/Finding.h"
 #include "rules/AlgebraSteps.h"
 #include "rules/BufferGraph.h"
@@ -39,8 +40,9 @@ struct FileContext {
   const ptx::CompiledModule* compiled = nullptr;
   /// The run's compiled modules, read when an annotated file of the run names a compiled kernel.
   const RunCompiled* run_compiled = nullptr;
-  /// Threads a rule may decide this file's obligations on (the run's cores the other files leave).
-  unsigned jobs = 1;
+  /// The run's cores a rule may borrow to decide this file's obligations in parallel (those the
+  /// other files leave); null: the calling thread alone.
+  CorePool* cores = nullptr;
 };
 
 /// The layout `name` stands for: a buffer's declared layout, or the layout a compose/divide

@@ -35,6 +35,8 @@ constexpr int kMaxRealisations = 64;
 constexpr int kRealisationSamples = 256;
 // Random samples of the whole domain tried for a violation before Z3.
 constexpr int kSearchSamples = 256;
+// Warps drawn with per-lane values of loaded data before Z3 is asked (violation_with_loaded_values).
+constexpr int kOpaqueActivitySamples = 64;
 
 /// A variable's values: lo..hi in steps of 2^align (lo rounded up).
 struct Domain {
@@ -181,9 +183,12 @@ std::optional<SymbolicWitness> conflict_of(const SymbolicAccess& a, const std::v
 
 // ---- Z3: one context per thread, reused ----
 
-// Creating a Z3 context costs milliseconds, as much as a typical query here; a PTX file asks
-// hundreds of small queries, so each thread keeps one context and renews it after this many
-// queries (bounding the memory it accumulates) or after a query Z3 gave up on.
+// Creating a Z3 context costs about a millisecond, and an access asks up to hundreds of small
+// queries (the launch search), so the queries of one access share a context, renewed after this
+// many (bounding the memory it accumulates) or after a query Z3 gave up on. Each access starts
+// with a new one: Z3's models depend on what its context saw before, and the accesses of a file
+// are decided on whichever thread is free, so a context shared between accesses would make the
+// witnesses, and the findings quoting them, differ from run to run.
 constexpr int kQueriesPerContext = 256;
 
 struct ContextCache {
@@ -552,7 +557,67 @@ class Decider {
       SymbolicProperty p = confirm(which, Engine::Enum, ev);
       if (p.verdict == Verdict::Refuted || p.settled) return p;
     }
+    if (auto p = violation_with_loaded_values(which, draw)) return *p;
     return unknown(Engine::Enum, "no sample violates it");
+  }
+
+  /// Where which lanes execute depends on values the model does not know (loaded data: `if (a[i] >
+  /// b[i]) s[j] = ...`), warps drawn with those values chosen per lane, as Z3's encoding has them:
+  /// a violation among the lanes they enable (for conflicts: of an instruction that never merges)
+  /// is one Z3 would find too, and that leaves the property unknown, so the answer is settled here
+  /// without the query.
+  template <class Draw>
+  std::optional<SymbolicProperty> violation_with_loaded_values(Property which, Draw& draw) {
+    if (!P_.opaque(a_.active) || P_.opaque(a_.address) || P_.opaque(a_.extent)) return std::nullopt;
+    if (which == Property::Conflicts && (!a_.instr || (a_.instr->mergeable && a_.arch->load_merging))) return std::nullopt;
+    std::vector<VarId> uniform, per_lane;
+    for (VarId v : vars_) {
+      switch (P_.var(v).kind) {
+        case VarKind::Uniform: uniform.push_back(v); break;
+        case VarKind::Opaque: per_lane.push_back(v); break;
+        default: return std::nullopt;
+      }
+    }
+    std::mt19937_64 rng(static_cast<uint64_t>(a_.active) * 131 + static_cast<uint64_t>(which));
+    term::Evaluator ev(P_);
+    const int64_t last = a_.arch->max_smem_bytes_per_block - a_.bytes;
+    for (int n = 0; n < kOpaqueActivitySamples; ++n) {
+      checkpoint();
+      for (VarId v : uniform) ev.set(v, draw(v, ~uint64_t{0}));
+      Warp w;
+      const uint64_t base = a_.base ? ev.value_of(*a_.base) : 0;
+      w.extent = static_cast<int64_t>(ev.eval(a_.extent));
+      for (int lane = 0; lane < a_.address_lanes; ++lane) {
+        ev.set(P_.lane_var(), static_cast<uint64_t>(lane));
+        for (VarId v : per_lane) ev.set(v, rng());
+        const uint64_t addr = ev.eval(a_.address);
+        w.addresses[static_cast<size_t>(lane)] = static_cast<int64_t>(addr);
+        w.offsets[static_cast<size_t>(lane)] = term::to_signed((addr - base) & term::mask_of(32), 32);
+        if (ev.eval(a_.active)) w.active |= hw::LaneMask{1} << lane;
+      }
+      if (w.active == 0) continue;
+      bool found = false;
+      switch (which) {
+        case Property::Alignment: found = misaligned_lane(a_, w).has_value(); break;
+        case Property::Bounds: found = outside_lane(a_, w).has_value(); break;
+        case Property::Conflicts: {
+          // As z3_conflicts asks it: every active lane aligned and inside shared memory.
+          bool valid = !misaligned_lane(a_, w);
+          for (int l = 0; l < a_.address_lanes; ++l)
+            valid = valid && (!((w.active >> l) & 1) || w.addresses[static_cast<size_t>(l)] <= last);
+          found = valid && conflict_of(a_, w.addresses, w.active).has_value();
+          break;
+        }
+      }
+      if (!found) continue;
+      SymbolicProperty p = unknown(Engine::Enum, which == Property::Conflicts
+                                                     ? activity_reason()
+                                                     : fmt::format("a violation is possible for values the model does not "
+                                                                   "know ({})", P_.opaque_reason(a_.active)));
+      p.settled = true;
+      return p;
+    }
+    return std::nullopt;
   }
 
   SymbolicProperty decide_property(Property which) {
@@ -666,12 +731,14 @@ class Decider {
           if (!conflicts_by_residues_) conflicts_by_residues_ = residues();
           return *conflicts_by_residues_;
         case Property::Alignment:
+          if (every_lane_holds(which)) return proven(Engine::Enum);
           // The same pass covers alignment (an instruction without a bank model too) unless it
           // stopped at a conflict.
           if (!conflicts_by_residues_) conflicts_by_residues_ = residues();
           if (residue_alignment_) return *residue_alignment_;
           break;
         case Property::Bounds:
+          if (every_lane_holds(which)) return proven(Engine::Enum);
           break;
       }
       return unknown(Engine::Enum, "the uniform unknowns take too many values to enumerate");
@@ -686,7 +753,7 @@ class Decider {
     };
     // Enumeration first wherever it may decide: the residue enumeration of conflicts answers
     // unknown at once past its own limits, and Z3 follows.
-    o.small = [this, which] { return enumerable() || which != Property::Bounds; };
+    o.small = [this, which] { return enumerable() || which != Property::Bounds || every_lane_points().has_value(); };
     o.search = [this, which] { return sampled_refutation(which); };
     o.confirm = [this, which](SymbolicProperty& p) { return recheck(p, which); };
     o.minimize = [this, which](SymbolicProperty& p) { return minimise(p, which); };
@@ -854,6 +921,92 @@ class Decider {
     smaller.time_ms = p.time_ms;
     p = std::move(smaller);
     return true;
+  }
+
+  // ---- alignment and bounds with every lane executing ----
+  // Whether every lane below address_lanes is aligned (or in bounds) for every value of the
+  // unknowns the address, the extent and the base depend on: a superset of the warps that run,
+  // since which lanes execute (exact, over-approximated or depending on loaded data) only removes
+  // lanes. So a pass without a violation proves the property; one with a violation proves nothing
+  // (those lanes may not run) and the other engines decide. One pass answers both properties.
+  bool every_lane_holds(Property which) {
+    if (!every_lane_) {
+      every_lane_.emplace();
+      // Low bits of the address known zero for every value (the residue engine's argument) that
+      // cover the access's bytes align every lane at once.
+      every_lane_->aligned = P_.trailing_zeros(a_.address) >= __builtin_ctz(static_cast<unsigned>(a_.bytes));
+      if (const auto points = every_lane_points()) every_lane_pass(*points);
+    }
+    return which == Property::Alignment ? every_lane_->aligned : every_lane_->inside;
+  }
+
+  // The unknowns of the every-lane pass and their domains, or nullopt when one is not a uniform
+  // value or they take more than kExhaustiveLimit values. Where the address is the buffer's base
+  // plus offsets that do not depend on it (and the extent does not either), the offsets are the
+  // same at every base and the alignment depends only on the base's residue modulo the access's
+  // bytes: the base takes one value of each residue its domain has.
+  std::optional<std::vector<std::pair<VarId, Domain>>> every_lane_points() const {
+    std::set<VarId> vs;
+    for (TermId t : {a_.address, a_.extent})
+      for (VarId v : P_.vars_of(t)) vs.insert(v);
+    if (a_.base) vs.insert(*a_.base);
+    vs.erase(P_.lane_var());
+    std::vector<std::pair<VarId, Domain>> out;
+    uint64_t points = 1;
+    for (VarId v : vs) {
+      Domain d = domain(v);
+      if (a_.base && v == *a_.base && base_is_a_summand())
+        d.count = std::min<uint64_t>(d.count, std::max<uint64_t>(1, static_cast<uint64_t>(a_.bytes) / d.step));
+      if (P_.var(v).kind != VarKind::Uniform || d.count == 0 || d.count > kExhaustiveLimit / points) return std::nullopt;
+      points *= d.count;
+      out.emplace_back(v, d);
+    }
+    return out;
+  }
+
+  // Whether the address is base + terms without the base, and the extent has no base.
+  bool base_is_a_summand() const {
+    const VarId base = *a_.base;
+    const auto has_base = [&](TermId t) {
+      const std::vector<VarId> vs = P_.vars_of(t);
+      return std::find(vs.begin(), vs.end(), base) != vs.end();
+    };
+    if (has_base(a_.extent)) return false;
+    bool once = false;
+    for (const auto& [atom, coef] : P_.sum_of(a_.address).atoms) {
+      if (atom == P_.var_term(base) && coef == 1 && !once) once = true;
+      else if (has_base(atom)) return false;
+    }
+    return once;
+  }
+
+  void every_lane_pass(const std::vector<std::pair<VarId, Domain>>& vars) {
+    term::Evaluator ev(P_);
+    std::vector<uint64_t> index(vars.size(), 0);
+    Warp w;
+    w.active = a_.address_lanes >= hw::kWarpLanes ? hw::kAllLanes : (hw::LaneMask{1} << a_.address_lanes) - 1;
+    bool aligned = true, inside = true;
+    for (bool more = true; more && (aligned || inside);) {
+      checkpoint();
+      for (size_t k = 0; k < vars.size(); ++k) ev.set(vars[k].first, vars[k].second.first + index[k] * vars[k].second.step);
+      const uint64_t base = a_.base ? ev.value_of(*a_.base) : 0;
+      w.extent = static_cast<int64_t>(ev.eval(a_.extent));
+      for (int lane = 0; lane < a_.address_lanes; ++lane) {
+        ev.set(P_.lane_var(), static_cast<uint64_t>(lane));
+        const uint64_t addr = ev.eval(a_.address);
+        w.addresses[static_cast<size_t>(lane)] = static_cast<int64_t>(addr);
+        w.offsets[static_cast<size_t>(lane)] = term::to_signed((addr - base) & term::mask_of(32), 32);
+      }
+      aligned = aligned && !misaligned_lane(a_, w);
+      inside = inside && !outside_lane(a_, w);
+      more = false;
+      for (size_t k = 0; k < index.size() && !more; ++k) {
+        more = ++index[k] < vars[k].second.count;
+        if (!more) index[k] = 0;
+      }
+    }
+    every_lane_->aligned = every_lane_->aligned || aligned;
+    every_lane_->inside = inside;
   }
 
   // ---- exhaustive enumeration of every uniform value ----
@@ -1044,8 +1197,14 @@ class Decider {
             continue;
           }
           if (!a_.instr) continue;  // no bank model: the pass decides alignment only
-          if (!normalised(a_, addrs, mask))
-            return unknown(Engine::Enum, "the lanes' addresses span more than the architecture's shared memory");
+          if (!normalised(a_, addrs, mask)) {
+            // The lane part is known modulo 2^32 only (`2*t - (t & m)` wraps below zero): read as
+            // signed, its lanes may lie together. Banks and words depend only on the addresses'
+            // differences, which both readings give modulo 2^32.
+            for (int64_t& x : addrs) x = term::to_signed(static_cast<uint64_t>(x), 32);
+            if (!normalised(a_, addrs, mask))
+              return unknown(Engine::Enum, "the lanes' addresses span more than the architecture's shared memory");
+          }
           if (split_runs) {
             for (int first = 0; first < hw::kWarpLanes; ++first)
               for (int last = first; last < hw::kWarpLanes; ++last) {
@@ -1125,13 +1284,17 @@ class Decider {
 
   // Uniform values with the small unknowns at `ev`'s values, the uniform offset = r (mod the bank
   // period) and the deferred lane conditions holding at the lanes `showing`, under which the lanes
-  // that execute do so: a confirmed witness, an unknown, or nullopt when no such values exist.
+  // that execute do so: a confirmed witness, an unknown, or nullopt when no such values exist (or
+  // cannot be named: a deferred condition on loaded data; the callers then answer unknown).
   std::optional<SymbolicProperty> realise(const std::vector<VarId>& evars, term::Evaluator& fixed,
                                           const std::vector<std::pair<TermId, uint64_t>>& uniform_atoms, uint64_t constant,
                                           const std::vector<TermId>& uniform_conds, const std::vector<TermId>& deferred_conds,
                                           const std::vector<int>& showing, uint64_t residue, int64_t period, Property which) {
     if (auto found = sample(evars, fixed, uniform_atoms, constant, uniform_conds, deferred_conds, showing, residue, period, which))
       return found;
+    // A lane condition on loaded data (deferred: evaluated at no configuration) has no value a
+    // witness could name: the caller leaves the configuration unrealised, an unknown.
+    if (std::any_of(deferred_conds.begin(), deferred_conds.end(), [&](TermId c) { return P_.opaque(c); })) return std::nullopt;
     z3::context& ctx = shared_context(limits_);
     Z3Terms T(ctx, P_, a_.narrowed);
     z3::solver s = bit_vector_solver(ctx, limits_);
@@ -1157,6 +1320,21 @@ class Decider {
   }
 
   // ---- Z3 over all 32 lanes ----
+  // Whether `lane` may execute the access, for the one-lane queries of alignment and bounds. Where
+  // that depends on loaded data, the conditions on it are left out: each lane's loaded values are
+  // unconstrained in the encoding, so they seldom exclude anything, and they are what makes the
+  // query slow (a spin-wait on an atomic's result before a loop). Fewer conditions only add lanes:
+  // unsat still proves, and with loaded data in the activity nothing else is concluded from sat.
+  z3::expr lane_may_run(Z3Terms& T, z3::context& ctx, int lane) {
+    if (!P_.opaque(a_.active)) return T.holds(a_.active, lane);
+    std::vector<TermId> all;
+    conjuncts(P_, a_.active, all);
+    z3::expr e = ctx.bool_val(true);
+    for (TermId c : all)
+      if (!P_.opaque(c)) e = e && T.holds(c, lane);
+    return e;
+  }
+
   SymbolicProperty z3_alignment() {
     z3::context& ctx = shared_context(limits_);
     Z3Terms T(ctx, P_, a_.narrowed);
@@ -1164,7 +1342,7 @@ class Decider {
     // One symbolic lane: the property is about each lane alone.
     const int sl = Z3Terms::symbolic(0);
     s.add(z3::ult(T.lane_var(0), ctx.bv_val(a_.address_lanes, 32)));
-    s.add(T.holds(a_.active, sl) && z3::urem(T.at(a_.address, sl), ctx.bv_val(a_.bytes, 32)) != ctx.bv_val(0, 32));
+    s.add(lane_may_run(T, ctx, sl) && z3::urem(T.at(a_.address, sl), ctx.bv_val(a_.bytes, 32)) != ctx.bv_val(0, 32));
     s.add(T.domains());
     std::string why;
     const z3::check_result cr = checked_check(s, &why);
@@ -1184,7 +1362,7 @@ class Decider {
     const int sl = Z3Terms::symbolic(0);
     s.add(z3::ult(T.lane_var(0), ctx.bv_val(a_.address_lanes, 32)));
     // Outside: no byte of the buffer can hold the access, or its offset is past the last that can.
-    s.add(T.holds(a_.active, sl) && (z3::ult(extent, bytes) || z3::ugt(T.at(a_.address, sl) - base, extent - bytes)));
+    s.add(lane_may_run(T, ctx, sl) && (z3::ult(extent, bytes) || z3::ugt(T.at(a_.address, sl) - base, extent - bytes)));
     s.add(T.domains());
     std::string why;
     const z3::check_result cr = checked_check(s, &why);
@@ -1326,6 +1504,10 @@ class Decider {
   std::vector<VarId> vars_;
   bool opaque_ = false, activity_known_ = true;
   std::optional<SymbolicProperty> residue_alignment_, conflicts_by_residues_;
+  struct EveryLane {
+    bool aligned = false, inside = false;  ///< proven by the every-lane pass
+  };
+  std::optional<EveryLane> every_lane_;
   std::optional<SymbolicResult> joint_;
 };
 
@@ -1526,6 +1708,7 @@ SymbolicWitness warp_at(const SymbolicAccess& a, const std::map<std::string, int
 }
 
 SymbolicResult decide_symbolic_access(const SymbolicAccess& access, Engine engine, const SolverLimits& limits) {
+  renew_context();
   Decider d(access, engine, limits);
   SymbolicResult r;
   r.conflicts = d.decide_property(Property::Conflicts);

@@ -704,23 +704,33 @@ std::string TermPool::opaque_reason(TermId t) const {
 }
 
 int TermPool::trailing_zeros(TermId t) const {
-  const Node n = nodes_[t];
-  const int w = n.width;
-  switch (n.op) {
-    case Op::Const: return n.value == 0 ? w : __builtin_ctzll(n.value);
-    case Op::Var: return std::min(vars_[n.value].align_log2, w);
-    case Op::Add: return std::min(trailing_zeros(n.a), trailing_zeros(n.b));
-    case Op::Mul: return std::min(w, trailing_zeros(n.a) + trailing_zeros(n.b));
-    case Op::And: return std::max(trailing_zeros(n.a), trailing_zeros(n.b));
-    case Op::Or: case Op::Xor: return std::min(trailing_zeros(n.a), trailing_zeros(n.b));
-    case Op::Shl:
-      if (is_const(n.b)) return std::min<int>(w, trailing_zeros(n.a) + static_cast<int>(nodes_[n.b].value));
-      return trailing_zeros(n.a);
-    case Op::Ite: return std::min(trailing_zeros(n.b), trailing_zeros(n.c));
-    case Op::ZExt: case Op::SExt: return trailing_zeros(n.a);
-    case Op::Trunc: return std::min(w, trailing_zeros(n.a));
-    default: return 0;
-  }
+  // Memoized: terms share operands (the pool is a DAG), and a walk without it would visit a shared
+  // operand once per path to it.
+  std::unordered_map<TermId, int> memo;
+  std::function<int(TermId)> tz = [&](TermId x) -> int {
+    if (auto it = memo.find(x); it != memo.end()) return it->second;
+    const Node& n = nodes_[x];
+    const int w = n.width;
+    int r = 0;
+    switch (n.op) {
+      case Op::Const: r = n.value == 0 ? w : __builtin_ctzll(n.value); break;
+      case Op::Var: r = std::min(vars_[n.value].align_log2, w); break;
+      case Op::Add: r = std::min(tz(n.a), tz(n.b)); break;
+      case Op::Mul: r = std::min(w, tz(n.a) + tz(n.b)); break;
+      case Op::And: r = std::max(tz(n.a), tz(n.b)); break;
+      case Op::Or: case Op::Xor: r = std::min(tz(n.a), tz(n.b)); break;
+      case Op::Shl:
+        r = is_const(n.b) ? static_cast<int>(std::min<uint64_t>(w, tz(n.a) + nodes_[n.b].value)) : tz(n.a);
+        break;
+      case Op::Ite: r = std::min(tz(n.b), tz(n.c)); break;
+      case Op::ZExt: case Op::SExt: r = tz(n.a); break;
+      case Op::Trunc: r = std::min(w, tz(n.a)); break;
+      default: r = 0; break;
+    }
+    memo.emplace(x, r);
+    return r;
+  };
+  return tz(t);
 }
 
 TermId TermPool::substitute(TermId t, const std::unordered_map<VarId, TermId>& with) {
@@ -818,8 +828,12 @@ Evaluator::Evaluator(const TermPool& pool) : pool_(pool), env_(pool.var_count(),
 
 void Evaluator::set(VarId v, uint64_t value) {
   if (env_.size() < pool_.var_count()) env_.resize(pool_.var_count(), 0);
-  env_.at(v) = value & mask_of(pool_.var(v).width);
+  value &= mask_of(pool_.var(v).width);
+  if (env_.at(v) == value) return;
+  env_[v] = value;
   ++generation_;
+  // Lane-free terms keep their values while only the lane changes (evaluating a warp).
+  if (pool_.var(v).kind != VarKind::Lane) uniform_generation_ = generation_;
 }
 
 int64_t Evaluator::eval_signed(TermId t) { return to_signed(eval(t), pool_.width(t)); }
@@ -830,7 +844,7 @@ uint64_t Evaluator::eval(TermId t) {
     stamp_.resize(pool_.size(), 0);
   }
   if (env_.size() < pool_.var_count()) env_.resize(pool_.var_count(), 0);
-  if (stamp_[t] == generation_) return cache_[t];
+  if (stamp_[t] == generation_ || (stamp_[t] >= uniform_generation_ && !pool_.lane_dependent(t))) return cache_[t];
   const Node& n = pool_.node(t);
   const int w = n.width;
   const uint64_t m = mask_of(w);

@@ -220,8 +220,11 @@ class Evaluator {
   const TermPool& pool_;
   std::vector<uint64_t> env_;
   std::vector<uint64_t> cache_;
-  std::vector<uint32_t> stamp_;
-  uint32_t generation_ = 1;
+  /// A cached value is current when its stamp is the generation, or, for a lane-free term, when
+  /// it was computed since the last change of a variable other than the lane.
+  std::vector<uint64_t> stamp_;
+  uint64_t generation_ = 1;
+  uint64_t uniform_generation_ = 1;
 };
 
 /// Sign-extends the low `width` bits of `bits` to 64.

@@ -178,3 +178,53 @@ TEST_CASE("terms: Z3's encoding of random terms equals their exact evaluation", 
   }
   CHECK(compared == 60 * 4 * 6);
 }
+
+TEST_CASE("terms: an evaluator kept across lanes and values gives what a fresh one gives", "[ptx][terms]") {
+  // The evaluator keeps a lane-free term's value while only the lane changes, and ignores a set
+  // that changes nothing: random DAGs over a lane, uniform unknowns and a per-lane opaque value,
+  // evaluated through long sequences of sets (mostly lanes, as a warp is evaluated), each value
+  // compared with a fresh evaluator's (which has nothing cached).
+  std::mt19937_64 rng(20261129);
+  for (int trial = 0; trial < 40; ++trial) {
+    TermPool P;
+    std::vector<lp::term::VarId> vars;
+    std::vector<TermId> pool;
+    for (int v = 0; v < 4; ++v) {
+      lp::term::VarInfo info;
+      info.name = "v" + std::to_string(v);
+      info.kind = v == 3 ? lp::term::VarKind::Opaque : lp::term::VarKind::Uniform;
+      vars.push_back(P.new_var(info));
+      pool.push_back(P.var_term(vars.back()));
+    }
+    vars.push_back(P.lane_var());
+    pool.push_back(P.lane());
+    pool.push_back(P.constant(32, 32));
+    for (int step = 0; step < 40; ++step) {
+      const TermId a = pool[rng() % pool.size()], b = pool[rng() % pool.size()];
+      switch (rng() % 7) {
+        case 0: pool.push_back(P.add(a, b)); break;
+        case 1: pool.push_back(P.mul(a, b)); break;
+        case 2: pool.push_back(P.bit_xor(a, b)); break;
+        case 3: pool.push_back(P.lshr(a, P.bit_and(b, P.constant(31, 32)))); break;
+        case 4: pool.push_back(P.urem(a, b)); break;
+        case 5: pool.push_back(P.ite(P.ult(a, b), a, b)); break;
+        default: pool.push_back(P.sub(a, b)); break;
+      }
+    }
+    lp::term::Evaluator kept(P);
+    std::vector<uint64_t> values(vars.size(), 0);
+    for (int set = 0; set < 300; ++set) {
+      // Lanes most of the time, the same value again sometimes, another unknown otherwise.
+      const size_t k = rng() % 4 != 0 ? vars.size() - 1 : rng() % vars.size();
+      const uint64_t x = rng() % 3 == 0 ? values[k] : (k == vars.size() - 1 ? rng() % 32 : rng() >> (rng() % 32));
+      values[k] = x & 0xffffffffu;
+      kept.set(vars[k], x);
+      lp::term::Evaluator fresh(P);
+      for (size_t j = 0; j < vars.size(); ++j) fresh.set(vars[j], values[j]);
+      for (size_t t = 0; t < pool.size(); t += 1 + rng() % 3) {
+        INFO("trial " << trial << ", set " << set << ", term " << P.print(pool[t]));
+        CHECK(kept.eval(pool[t]) == fresh.eval(pool[t]));
+      }
+    }
+  }
+}
