@@ -621,6 +621,24 @@ const SharedSymbol* shared_symbol_of(const Module& m, const std::string& kernel,
   return f ? m.shared_symbol(*f, name) : nullptr;
 }
 
+// Whether a function's body reads %reserved_smem_offset_0 or _1 (cooperative groups' scratch).
+bool reads_reserved_offsets(const Function& f) {
+  for (const Instruction& i : f.body)
+    for (const Operand& o : i.operands)
+      if (o.kind == Operand::Kind::Register &&
+          (o.name == "%reserved_smem_offset_0" || o.name == "%reserved_smem_offset_1"))
+        return true;
+  return false;
+}
+
+// What the evaluator assumes of those offsets (PtxEval's reserved_smem), for --verbose.
+std::string reserved_text(const hw::Arch& arch) {
+  if (arch.reserved_smem_bytes == 0)
+    return fmt::format("; %reserved_smem_offset_0/1 anywhere ({} reserves a region the model does not know)", arch.name);
+  return fmt::format("; %reserved_smem_offset_0/1 multiples of {} inside the {} bytes {} reserves (docs/ptx.md)",
+                     hw::kReservedSmemOffsetAlignment, arch.reserved_smem_bytes, arch.name);
+}
+
 std::string placement_text(const Module& m, const SharedPlacement& p, const std::string& kernel) {
   if (auto it = p.offsets.find(kernel); it != p.offsets.end()) {
     std::string text;
@@ -748,6 +766,7 @@ std::unique_ptr<CompiledModule> read_compiled_module(std::shared_ptr<const Sourc
     facts.name = demangled(r.name);
     facts.launch = how.count(r.name) ? how[r.name] : "its parameters unknown (a function no kernel calls)";
     facts.placement = placement_text(out->module, placement, r.name);
+    if (const Function* f = out->module.function(r.name); f && reads_reserved_offsets(*f)) facts.placement += reserved_text(*out->arch);
     facts.where = where.count(r.name) ? where[r.name] : SourceLoc{src, r.pos};
     if (const Function* f = out->module.function(r.name)) {
       const auto& names = param_names[r.name];
