@@ -11,11 +11,11 @@
 #include <map>
 #include <regex>
 #include <set>
-#include <thread>
 
 #include "analyzer/annotate/LaunchFacts.h"
 #include "analyzer/support/Governor.h"
 #include "analyzer/support/KernelName.h"
+#include "analyzer/support/Parallel.h"
 #include "analyzer/support/ReadFile.h"
 #include "hw/Arch.h"
 #include "cli/Command.h"
@@ -234,7 +234,7 @@ class CheckCommand : public Command {
     if (from_database && arch_option_->count()) how.arch = arch_;
     if (!from_database) how.extra_flags = paths_;  // the positionals are nvcc's arguments
     if (!keep_ptx_.empty()) how.keep_dir = keep_ptx_;
-    how.jobs = opt.jobs ? opt.jobs : std::max(1u, std::thread::hardware_concurrency());
+    how.jobs = jobs_or_cores(opt.jobs);
     Stopwatch nvcc;
     try {
       project.scratch_dir = make_scratch_dir();

@@ -442,7 +442,7 @@ rules::CheckRun check_paths(const std::vector<std::string>& paths, const CheckOp
   std::vector<FileResult> results(run.files.size());
   std::atomic<size_t> next{0}, done{0};
   std::mutex progress_mutex;
-  unsigned jobs = opt.jobs ? opt.jobs : std::max(1u, std::thread::hardware_concurrency());
+  unsigned jobs = jobs_or_cores(opt.jobs);
   const unsigned all_jobs = jobs;
   jobs = static_cast<unsigned>(std::min<size_t>(jobs, std::max<size_t>(1, run.files.size())));
   // Each file's thread holds a core; a file's loops borrow the rest, and the cores of threads that
@@ -483,7 +483,7 @@ rules::CheckRun check_source(const std::string& name, std::string text, const Ch
     FileResult checked;
     if (is_ptx_path(name)) {
       auto [ptx, inputs] = ptx_input(options, name, std::move(text));
-      CorePool cores((options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency())) - 1);
+      CorePool cores(jobs_or_cores(options.jobs) - 1);
       return check_compiled(ptx::read_compiled_module(ptx, inputs), &cores, options.config);
     }
     RunContext own;

@@ -57,6 +57,26 @@ Domain domain_of(const term::VarDomain& v, int width) {
   return d;
 }
 
+/// The points of a product of domains, the first unknown fastest: set() gives an evaluator the
+/// current point's values, next() moves on and answers false (back at the first point) after the
+/// last.
+struct Odometer {
+  const std::vector<VarId>& vars;
+  const std::vector<Domain>& doms;
+  std::vector<uint64_t> index = std::vector<uint64_t>(vars.size(), 0);
+
+  void set(term::Evaluator& ev) const {
+    for (size_t k = 0; k < vars.size(); ++k) ev.set(vars[k], doms[k].first + index[k] * doms[k].step);
+  }
+  bool next() {
+    for (size_t k = 0; k < index.size(); ++k) {
+      if (++index[k] < doms[k].count) return true;
+      index[k] = 0;
+    }
+    return false;
+  }
+};
+
 /// The conjuncts of a width-1 term (its top-level ands).
 void conjuncts(const TermPool& P, TermId t, std::vector<TermId>& out) {
   const term::Node& n = P.node(t);
@@ -77,17 +97,22 @@ struct Warp {
   int64_t extent = 0;
 };
 
-Warp evaluate_warp(const SymbolicAccess& a, term::Evaluator& ev) {
+/// The warp at `ev`'s values. `per_lane`, when given, sets before each lane what differs between
+/// lanes besides the lane (loaded values drawn per lane); with `every_lane`, each lane whose
+/// address the instruction reads counts as active, its activity not evaluated.
+Warp evaluate_warp(const SymbolicAccess& a, term::Evaluator& ev, const std::function<void(int)>& per_lane = nullptr,
+                   bool every_lane = false) {
   Warp w;
   const TermPool& P = *a.pool;
   const uint64_t base = a.base ? ev.value_of(*a.base) : 0;
   w.extent = static_cast<int64_t>(ev.eval(a.extent));
   for (int lane = 0; lane < hw::kWarpLanes; ++lane) {
     ev.set(P.lane_var(), static_cast<uint64_t>(lane));
+    if (per_lane) per_lane(lane);
     const uint64_t addr = ev.eval(a.address);
     w.addresses[static_cast<size_t>(lane)] = static_cast<int64_t>(addr);
     w.offsets[static_cast<size_t>(lane)] = term::to_signed((addr - base) & term::mask_of(32), 32);
-    if (lane < a.address_lanes && ev.eval(a.active)) w.active |= hw::LaneMask{1} << lane;
+    if (lane < a.address_lanes && (every_lane || ev.eval(a.active))) w.active |= hw::LaneMask{1} << lane;
   }
   return w;
 }
@@ -584,17 +609,9 @@ class Decider {
     for (int n = 0; n < kOpaqueActivitySamples; ++n) {
       checkpoint();
       for (VarId v : uniform) ev.set(v, draw(v, ~uint64_t{0}));
-      Warp w;
-      const uint64_t base = a_.base ? ev.value_of(*a_.base) : 0;
-      w.extent = static_cast<int64_t>(ev.eval(a_.extent));
-      for (int lane = 0; lane < a_.address_lanes; ++lane) {
-        ev.set(P_.lane_var(), static_cast<uint64_t>(lane));
+      const Warp w = evaluate_warp(a_, ev, [&](int) {
         for (VarId v : per_lane) ev.set(v, rng());
-        const uint64_t addr = ev.eval(a_.address);
-        w.addresses[static_cast<size_t>(lane)] = static_cast<int64_t>(addr);
-        w.offsets[static_cast<size_t>(lane)] = term::to_signed((addr - base) & term::mask_of(32), 32);
-        if (ev.eval(a_.active)) w.active |= hw::LaneMask{1} << lane;
-      }
+      });
       if (w.active == 0) continue;
       bool found = false;
       switch (which) {
@@ -945,13 +962,17 @@ class Decider {
   // plus offsets that do not depend on it (and the extent does not either), the offsets are the
   // same at every base and the alignment depends only on the base's residue modulo the access's
   // bytes: the base takes one value of each residue its domain has.
-  std::optional<std::vector<std::pair<VarId, Domain>>> every_lane_points() const {
+  struct EveryLanePoints {
+    std::vector<VarId> vars;
+    std::vector<Domain> doms;
+  };
+  std::optional<EveryLanePoints> every_lane_points() const {
     std::set<VarId> vs;
     for (TermId t : {a_.address, a_.extent})
       for (VarId v : P_.vars_of(t)) vs.insert(v);
     if (a_.base) vs.insert(*a_.base);
     vs.erase(P_.lane_var());
-    std::vector<std::pair<VarId, Domain>> out;
+    EveryLanePoints out;
     uint64_t points = 1;
     for (VarId v : vs) {
       Domain d = domain(v);
@@ -959,7 +980,8 @@ class Decider {
         d.count = std::min<uint64_t>(d.count, std::max<uint64_t>(1, static_cast<uint64_t>(a_.bytes) / d.step));
       if (P_.var(v).kind != VarKind::Uniform || d.count == 0 || d.count > kExhaustiveLimit / points) return std::nullopt;
       points *= d.count;
-      out.emplace_back(v, d);
+      out.vars.push_back(v);
+      out.doms.push_back(d);
     }
     return out;
   }
@@ -980,30 +1002,16 @@ class Decider {
     return once;
   }
 
-  void every_lane_pass(const std::vector<std::pair<VarId, Domain>>& vars) {
+  void every_lane_pass(const EveryLanePoints& points) {
     term::Evaluator ev(P_);
-    std::vector<uint64_t> index(vars.size(), 0);
-    Warp w;
-    w.active = a_.address_lanes >= hw::kWarpLanes ? hw::kAllLanes : (hw::LaneMask{1} << a_.address_lanes) - 1;
+    Odometer at{points.vars, points.doms};
     bool aligned = true, inside = true;
-    for (bool more = true; more && (aligned || inside);) {
+    for (bool more = true; more && (aligned || inside); more = at.next()) {
       checkpoint();
-      for (size_t k = 0; k < vars.size(); ++k) ev.set(vars[k].first, vars[k].second.first + index[k] * vars[k].second.step);
-      const uint64_t base = a_.base ? ev.value_of(*a_.base) : 0;
-      w.extent = static_cast<int64_t>(ev.eval(a_.extent));
-      for (int lane = 0; lane < a_.address_lanes; ++lane) {
-        ev.set(P_.lane_var(), static_cast<uint64_t>(lane));
-        const uint64_t addr = ev.eval(a_.address);
-        w.addresses[static_cast<size_t>(lane)] = static_cast<int64_t>(addr);
-        w.offsets[static_cast<size_t>(lane)] = term::to_signed((addr - base) & term::mask_of(32), 32);
-      }
+      at.set(ev);
+      const Warp w = evaluate_warp(a_, ev, nullptr, true);
       aligned = aligned && !misaligned_lane(a_, w);
       inside = inside && !outside_lane(a_, w);
-      more = false;
-      for (size_t k = 0; k < index.size() && !more; ++k) {
-        more = ++index[k] < vars[k].second.count;
-        if (!more) index[k] = 0;
-      }
     }
     every_lane_->aligned = every_lane_->aligned || aligned;
     every_lane_->inside = inside;
@@ -1041,12 +1049,12 @@ class Decider {
     }
     Stopwatch clock;
     term::Evaluator ev(P_);
-    std::vector<uint64_t> index(vars_.size(), 0);
+    Odometer at{vars_, doms};
     std::optional<SymbolicProperty> conflicts, alignment, bounds;
     std::optional<std::string> conflict_gap;
-    for (uint64_t p = 0; p < points; ++p) {
+    for (uint64_t p = 0; p < points; ++p, at.next()) {
       checkpoint();
-      for (size_t k = 0; k < vars_.size(); ++k) ev.set(vars_[k], doms[k].first + index[k] * doms[k].step);
+      at.set(ev);
       const Warp w = evaluate_warp(a_, ev);
       if (w.active != 0) {
         if (!alignment && misaligned_lane(a_, w)) alignment = confirm(Property::Alignment, Engine::Enum, ev);
@@ -1055,10 +1063,6 @@ class Decider {
           if (!normalised(a_, w.addresses, w.active)) conflict_gap = "the lanes' addresses span more than the architecture's shared memory";
           else if (conflict_of(a_, w.addresses, w.active)) conflicts = confirm(Property::Conflicts, Engine::Enum, ev);
         }
-      }
-      for (size_t k = 0; k < index.size(); ++k) {
-        if (++index[k] < doms[k].count) break;
-        index[k] = 0;
       }
     }
     const double ms = clock.elapsed_ms();
@@ -1150,14 +1154,14 @@ class Decider {
     if (points * static_cast<uint64_t>(residue_count) > kResidueLimit)
       return unknown(Engine::Enum, "too many warp-relative configurations to enumerate");
     term::Evaluator ev(P_);
-    std::vector<uint64_t> index(evars.size(), 0);
+    Odometer at{evars, doms};
     int realisations = 0;
     Stopwatch clock;
     std::optional<SymbolicProperty> misaligned;  // a confirmed misaligned configuration
     const char* unrealised = "a configuration that conflicts could not be realised with the lanes that show it executing";
-    for (uint64_t p = 0; p < points; ++p) {
+    for (uint64_t p = 0; p < points; ++p, at.next()) {
       checkpoint();
-      for (size_t k = 0; k < evars.size(); ++k) ev.set(evars[k], doms[k].first + index[k] * doms[k].step);
+      at.set(ev);
       std::vector<uint64_t> lane_part(hw::kWarpLanes, 0);
       hw::LaneMask mask = 0;
       for (int lane = 0; lane < hw::kWarpLanes; ++lane) {
@@ -1232,10 +1236,6 @@ class Decider {
           }
           return *real;
         }
-      }
-      for (size_t k = 0; k < index.size(); ++k) {
-        if (++index[k] < doms[k].count) break;
-        index[k] = 0;
       }
     }
     // Every configuration was covered: the alignment is decided too.

@@ -393,35 +393,26 @@ class KernelEval {
       return opaque(fmt::format("{} (line {}) differs between lanes and runs", name, line_of(m_, pos)), 64);
     if (name == "%warpid" || name == "%smid")  // may change during the kernel: a fresh value per read
       return P_.var_term(uniform(name.substr(1) + "@" + line_of(m_, pos), 32, 0, 0xffffffffu));
-    if (name.rfind("%reserved_smem_offset_", 0) == 0 && opt_.arch->reserved_smem_bytes > 0) return reserved_smem(name);
-    // Other special registers (%envreg*, %gridid, ...): uniform, with values PTX does not bound, so
-    // a witness that needs one of them is not a refutation.
+    // The reserved region's registers where the architecture's region is known (hw::Arch): _begin is
+    // 0 and _cap its size, as ptxas writes them; _end and the offsets _0 and _1 lie inside it.
+    const uint64_t reserved = static_cast<uint64_t>(opt_.arch->reserved_smem_bytes);
+    const bool in_reserved = reserved > 0 && name.rfind("%reserved_smem_offset_", 0) == 0;
+    if (in_reserved && name == "%reserved_smem_offset_begin") return P_.constant(0, 32);
+    if (in_reserved && name == "%reserved_smem_offset_cap") return P_.constant(reserved, 32);
+    // The others, and other special registers (%envreg*, %gridid, ...): one uniform per kernel, at a
+    // value the model does not know (so a witness that needs one of them is not a refutation).
     auto it = launch_values_.find(name);
     if (it != launch_values_.end()) return it->second;
-    const TermId v = P_.var_term(uniform(name.substr(1), 64, 0, ~uint64_t{0}, 0,
-                                         fmt::format("a value of the special register {} the model does not bound", name)));
-    launch_values_.emplace(name, v);
-    return v;
-  }
-
-  // The reserved region's registers where the architecture's region is known (hw::Arch): _begin is
-  // 0 and _cap its size, as ptxas writes them; _end and the offsets _0 and _1 lie inside it, at
-  // values the driver chooses (so a witness that needs one of them is not a refutation).
-  TermId reserved_smem(const std::string& name) {
-    const uint64_t size = static_cast<uint64_t>(opt_.arch->reserved_smem_bytes);
-    if (name == "%reserved_smem_offset_begin") return P_.constant(0, 32);
-    if (name == "%reserved_smem_offset_cap") return P_.constant(size, 32);
-    auto it = launch_values_.find(name);
-    if (it != launch_values_.end()) return it->second;
-    const bool end = name == "%reserved_smem_offset_end";
-    const int align_log2 = end ? 0 : __builtin_ctz(static_cast<unsigned>(hw::kReservedSmemOffsetAlignment));
-    const uint64_t hi = end ? size : size - static_cast<uint64_t>(hw::kReservedSmemOffsetAlignment);
-    const TermId v = P_.var_term(uniform(name.substr(1), 32, 0, hi, align_log2,
-                                         fmt::format("a value of {}, which the driver chooses inside the {} bytes the "
-                                                     "system reserves",
-                                                     name, size)));
-    launch_values_.emplace(name, v);
-    return v;
+    VarId v;
+    if (!in_reserved) {
+      v = uniform(name.substr(1), 64, 0, ~uint64_t{0}, 0, fmt::format("a value of the special register {} the model does not bound", name));
+    } else {
+      const bool end = name == "%reserved_smem_offset_end";
+      const uint64_t align = end ? 1 : static_cast<uint64_t>(hw::kReservedSmemOffsetAlignment);
+      v = uniform(name.substr(1), 32, 0, reserved - (end ? 0 : align), __builtin_ctzll(align),
+                  fmt::format("a value of {}, which the driver chooses inside the {} bytes the system reserves", name, reserved));
+    }
+    return launch_values_.emplace(name, P_.var_term(v)).first->second;
   }
 
   // ---- symbols ----

@@ -1,5 +1,6 @@
 #include "analyzer/support/Parallel.h"
 
+#include <algorithm>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -8,6 +9,8 @@
 #include "analyzer/support/Governor.h"
 
 namespace lp {
+
+unsigned jobs_or_cores(unsigned jobs) { return jobs ? jobs : std::max(1u, std::thread::hardware_concurrency()); }
 
 bool CorePool::try_take() {
   for (int n = free_.load(); n > 0;)

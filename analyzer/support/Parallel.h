@@ -11,6 +11,9 @@
 
 namespace lp {
 
+/// The threads a run of `jobs` uses: `jobs`, or one per core for 0 (the options' default).
+unsigned jobs_or_cores(unsigned jobs);
+
 /// The cores a run may use beyond those its threads hold. Thread-safe.
 class CorePool {
  public:
