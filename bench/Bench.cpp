@@ -435,42 +435,38 @@ json compare_runs(const BenchQuery& q, const std::vector<EngineRun>& runs) {
   return o;
 }
 
-json run_bench(const BenchOptions& opt) {
-  auto say = [&](const std::string& s) {
-    if (opt.progress) opt.progress(s);
-  };
-  json result;
-  const Stopwatch total;
-  {
-    double load[3] = {0, 0, 0};
-    if (getloadavg(load, 3) < 0) load[0] = -1;
-    result["machine"] = {{"cores", std::thread::hardware_concurrency()}, {"load_1min_at_start", load[0]}};
-  }
-  std::vector<std::string> errors;
-  std::vector<std::string> files = rules::collect_files(opt.paths, errors);
+namespace {
 
-  // (a) the corpus, cold and warm; the synthetic corpus of replicated entries.
+void say(const BenchOptions& opt, const std::string& s) {
+  if (opt.progress) opt.progress(s);
+}
+
+// (a) the corpus, cold and warm; the synthetic corpus of replicated entries, whose directory
+// `synth_dir` the caller removes once the engine comparison is done with it.
+json corpus_rows(const BenchOptions& opt, const std::vector<std::string>& files, std::string& synth_dir) {
   json corpus = json::array();
-  say(fmt::format("corpus: {} files, cold and warm, {} repeats", files.size(), opt.repeats));
+  say(opt, fmt::format("corpus: {} files, cold and warm, {} repeats", files.size(), opt.repeats));
   corpus.push_back(corpus_section("corpus", opt.paths, opt));
-  std::string synth_dir;
   if (opt.synthetic_entries > 0 && !files.empty()) {
     synth_dir = make_temp_dir("synthetic");
     auto synth = synthetic_corpus(files, opt.synthetic_entries, synth_dir);
-    say(fmt::format("synthetic corpus: {} files", synth.size()));
+    say(opt, fmt::format("synthetic corpus: {} files", synth.size()));
     corpus.push_back(corpus_section(fmt::format("synthetic-{}", synth.size()), {synth_dir}, opt));
   }
   for (const std::string& dir : opt.kernel_dirs) {
-    say("kernels: " + dir);
+    say(opt, "kernels: " + dir);
     json kernels = corpus_section("kernels " + dir, {dir}, opt);
     kernels["kernels"] = true;
     corpus.push_back(std::move(kernels));
   }
-  result["corpus"] = corpus;
+  return corpus;
+}
 
-  // (b) the corpus obligations, recorded from one uncached single-threaded check, then each
-  // re-run with auto (per-property proof times) and every engine (the comparison).
-  say("recording the corpus obligations");
+// (b) the corpus obligations, recorded from one uncached single-threaded check, then each
+// re-run with auto (per-property proof times, into `result`). Returns each distinct query once,
+// for the engine comparison.
+std::vector<BenchQuery> corpus_obligations(const BenchOptions& opt, json& result) {
+  say(opt, "recording the corpus obligations");
   QueryRecorder recorder;
   set_query_recorder(&recorder);
   rules::CheckOptions copt;
@@ -490,7 +486,7 @@ json run_bench(const BenchOptions& opt) {
   std::vector<std::pair<double, std::string>> slowest;
   std::vector<BenchQuery> corpus_queries;
   std::set<std::string> seen;
-  say(fmt::format("timing {} solver obligations", recorded.size()));
+  say(opt, fmt::format("timing {} solver obligations", recorded.size()));
   for (const RecordedQuery& rq : recorded) {
     std::vector<double> t;
     for (int rep = 0; rep < std::max(1, opt.repeats); ++rep) {
@@ -525,8 +521,17 @@ json run_bench(const BenchOptions& opt) {
   json slow = json::array();
   for (size_t i = 0; i < std::min<size_t>(5, slowest.size()); ++i) slow.push_back({{"time_ms", slowest[i].first}, {"query", slowest[i].second}});
   result["slowest_obligations"] = slow;
+  return corpus_queries;
+}
 
-  // (c) + (d) scaling and the engine comparison.
+// What the engine comparison measured that the targets judge.
+struct EngineTally {
+  double worst_ratio = 0, worst_ratio_all = 0, peak_query_rss = 0;
+  size_t measurable = 0, over = 0, undecided_auto = 0;
+};
+
+// (c) + (d) scaling and the engine comparison, into `result`.
+EngineTally compare_engines(const BenchOptions& opt, const std::vector<BenchQuery>& corpus_queries, json& result) {
   std::vector<BenchQuery> queries;
   if (opt.engines) queries = corpus_queries;
   if (opt.max_tile >= 8) {
@@ -534,30 +539,28 @@ json run_bench(const BenchOptions& opt) {
     queries.insert(queries.end(), sq.begin(), sq.end());
   }
   json compared = json::array(), disagreements = json::array();
-  double worst_ratio = 0, worst_ratio_all = 0, peak_query_rss = 0;
-  size_t measurable = 0, over = 0;
+  EngineTally tally;
   constexpr double kMeasurableMs = 1.0;
-  size_t undecided_auto = 0;
   for (size_t i = 0; i < queries.size(); ++i) {
     const BenchQuery& q = queries[i];
-    say(fmt::format("[{}/{}] {} {} {} {}", i + 1, queries.size(), q.source, q.property, q.family, q.size));
+    say(opt, fmt::format("[{}/{}] {} {} {} {}", i + 1, queries.size(), q.source, q.property, q.family, q.size));
     auto runs = run_engines(q, opt);
     json c = compare_runs(q, runs);
-    for (const EngineRun& r : runs) peak_query_rss = std::max(peak_query_rss, r.peak_rss_mb);
+    for (const EngineRun& r : runs) tally.peak_query_rss = std::max(tally.peak_query_rss, r.peak_rss_mb);
     if (!c["agree"].get<bool>()) disagreements.push_back(c);
     // An engine result that disagrees with the others is not counted (it is a soundness bug).
     if (c["agree"].get<bool>() && c.contains("auto_over_fastest")) {
       if (c["auto_over_fastest"].is_null()) {
-        ++undecided_auto;
+        ++tally.undecided_auto;
       } else {
         const double ratio = c["auto_over_fastest"].get<double>();
-        worst_ratio_all = std::max(worst_ratio_all, ratio);
+        tally.worst_ratio_all = std::max(tally.worst_ratio_all, ratio);
         // Below a millisecond, timer resolution, caches and the machine's load move a query's
         // time by more than 1.5x between identical runs: those ratios are reported, not judged.
         if (c["engines"][c["fastest"].get<std::string>()]["time_ms"].get<double>() >= kMeasurableMs) {
-          worst_ratio = std::max(worst_ratio, ratio);
-          ++measurable;
-          if (ratio > 1.5) ++over;
+          tally.worst_ratio = std::max(tally.worst_ratio, ratio);
+          ++tally.measurable;
+          if (ratio > 1.5) ++tally.over;
         }
       }
     }
@@ -565,55 +568,50 @@ json run_bench(const BenchOptions& opt) {
   }
   result["queries"] = compared;
   result["disagreements"] = disagreements;
+  return tally;
+}
 
-  if (!synth_dir.empty()) {
-    std::error_code ec;
-    fs::remove_all(synth_dir, ec);
-  }
-
-  // (e) compiled kernels: each PTX file checked alone on one core, no cache.
+// (e) compiled kernels: each PTX file checked alone on one core, no cache.
+json ptx_rows(const BenchOptions& opt) {
   json ptx = json::array();
-  {
-    std::vector<std::string> ptx_errors;
-    for (const std::string& f : rules::collect_files(opt.ptx_paths, ptx_errors)) {
-      if (!rules::is_ptx_path(f)) continue;
-      say("ptx: " + f);
-      std::vector<double> walls;
-      json shape;
-      for (int rep = 0; rep < std::max(1, opt.repeats); ++rep) {
-        auto [c, rss] = isolated([&] { return check_once({f}, 1, std::nullopt); }, opt.isolate);
-        if (c.contains("error")) {
-          shape["error"] = c["error"];
-          break;
-        }
-        walls.push_back(c["wall_ms"]);
-        shape = c;
-        shape["peak_rss_mb"] = rss;
+  std::vector<std::string> ptx_errors;
+  for (const std::string& f : rules::collect_files(opt.ptx_paths, ptx_errors)) {
+    if (!rules::is_ptx_path(f)) continue;
+    say(opt, "ptx: " + f);
+    std::vector<double> walls;
+    json shape;
+    for (int rep = 0; rep < std::max(1, opt.repeats); ++rep) {
+      auto [c, rss] = isolated([&] { return check_once({f}, 1, std::nullopt); }, opt.isolate);
+      if (c.contains("error")) {
+        shape["error"] = c["error"];
+        break;
       }
-      std::ifstream in(f);
-      const auto lines = std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n');
-      json row = {{"file", f}, {"lines", lines}};
-      row.update(shape);
-      if (!walls.empty()) row["wall_ms_median"] = median(walls);
-      ptx.push_back(row);
+      walls.push_back(c["wall_ms"]);
+      shape = c;
+      shape["peak_rss_mb"] = rss;
     }
+    std::ifstream in(f);
+    const auto lines = std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n');
+    json row = {{"file", f}, {"lines", lines}};
+    row.update(shape);
+    if (!walls.empty()) row["wall_ms_median"] = median(walls);
+    ptx.push_back(row);
   }
-  result["ptx"] = ptx;
+  return ptx;
+}
 
-  json cuda = json::array();
-  for (const std::string& f : opt.cuda_paths) {
-    say("cuda: " + f);
-    cuda.push_back(cuda_row(f, opt));
-  }
-  result["cuda"] = cuda;
-
-  // (f) the parametric obligations (bench/ParametricSet.h): each decided for every value by the
-  // auto engine in this process (one core), against its argued truth.
-  json parametric = json::array();
+// What the parametric section measured that the targets judge.
+struct ParametricTally {
   size_t parametric_wrong = 0, parametric_slow = 0;
   double parametric_worst_ms = 0;
+};
+
+// (f) the parametric obligations (bench/ParametricSet.h): each decided for every value by the
+// auto engine in this process (one core), against its argued truth; the rows into `parametric`.
+ParametricTally parametric_rows(const BenchOptions& opt, json& parametric) {
+  ParametricTally tally;
   for (const ParametricCase& c : opt.parametric ? parametric_cases() : std::vector<ParametricCase>{}) {
-    say("parametric: " + c.name);
+    say(opt, "parametric: " + c.name);
     std::vector<double> t;
     ParametricDecision d;
     for (int rep = 0; rep < std::max(1, opt.repeats); ++rep) {
@@ -626,20 +624,24 @@ json run_bench(const BenchOptions& opt) {
     int64_t values = 1;
     for (const ParamSpec& p : c.params) values *= param_value_count(p);
     const double ms = median(t);
-    parametric_wrong += !correct;
-    parametric_slow += ms > kParametricTargetMs;
-    parametric_worst_ms = std::max(parametric_worst_ms, ms);
+    tally.parametric_wrong += !correct;
+    tally.parametric_slow += ms > kParametricTargetMs;
+    tally.parametric_worst_ms = std::max(tally.parametric_worst_ms, ms);
     parametric.push_back({{"family", c.family}, {"name", c.name}, {"property", parametric_property_name(c.property)},
                           {"layout", c.layout}, {"values", values}, {"expected", c.holds ? "proven" : "refuted"},
                           {"verdict", verdict}, {"correct", correct}, {"engine", engine_name(d.outcome.engine)},
                           {"time_ms", ms}, {"reason", d.outcome.reason}});
   }
-  result["parametric"] = parametric;
+  return tally;
+}
 
-  // (g) the limits.
-  if (opt.limits) result["limits"] = limits_section(LimitsOptions{opt.layoutproof, {}, opt.cache_files, opt.progress});
-
-  // The targets.
+// The targets, judged on the sections in `result` and the tallies; the peak memory (a target
+// itself) into `peak`.
+json judge_targets(const BenchOptions& opt, const json& result, const EngineTally& engines, const ParametricTally& par,
+                   double& peak) {
+  const json& corpus = result["corpus"];
+  const json& cuda = result["cuda"];
+  const json& ptx = result["ptx"];
   json targets = json::array();
   auto target = [&](const std::string& what, double value, double limit, const std::string& unit) {
     targets.push_back({{"target", what}, {"value", value}, {"limit", limit}, {"unit", unit}, {"met", value <= limit}});
@@ -664,155 +666,77 @@ json run_bench(const BenchOptions& opt) {
       target(fmt::format("PTX {} ({} lines), one core", fs::path(p["file"].get<std::string>()).filename().string(),
                          p["lines"].get<int64_t>()),
              p["wall_ms_median"].get<double>() / 1000, 1.0, "s");
-  target(fmt::format("auto / fastest engine, worst of {} queries whose fastest engine takes >= 1 ms", measurable), worst_ratio, 1.5, "x");
-  target(fmt::format("queries (>= 1 ms) where auto is over 1.5x the fastest"), static_cast<double>(over), 0, "");
-  result["auto_over_fastest_worst_all_queries"] = worst_ratio_all;
-  target("queries where auto is undecided but another engine decides", static_cast<double>(undecided_auto), 0, "");
-  double peak = std::max(peak_rss_mb(), peak_query_rss);
+  target(fmt::format("auto / fastest engine, worst of {} queries whose fastest engine takes >= 1 ms", engines.measurable),
+         engines.worst_ratio, 1.5, "x");
+  target(fmt::format("queries (>= 1 ms) where auto is over 1.5x the fastest"), static_cast<double>(engines.over), 0, "");
+  target("queries where auto is undecided but another engine decides", static_cast<double>(engines.undecided_auto), 0, "");
+  peak = std::max(peak_rss_mb(), engines.peak_query_rss);
   for (const auto& c : corpus)
     if (c.contains("cold")) peak = std::max({peak, c["cold"]["peak_rss_mb"].get<double>(), c["warm"]["peak_rss_mb"].get<double>()});
   if (opt.parametric) {
-    target(fmt::format("parametric obligations ({}) not decided as argued (unknown or wrong)", parametric.size()),
-           static_cast<double>(parametric_wrong), 0, "");
-    target("parametric obligations over 1 s on one core", static_cast<double>(parametric_slow), 0, "");
-    target("slowest parametric obligation", parametric_worst_ms / 1000, kParametricTargetMs / 1000, "s");
+    target(fmt::format("parametric obligations ({}) not decided as argued (unknown or wrong)", result["parametric"].size()),
+           static_cast<double>(par.parametric_wrong), 0, "");
+    target("parametric obligations over 1 s on one core", static_cast<double>(par.parametric_slow), 0, "");
+    target("slowest parametric obligation", par.parametric_worst_ms / 1000, kParametricTargetMs / 1000, "s");
   }
   target("peak memory", peak, 1024, "MiB");
-  target("engine disagreements (soundness)", static_cast<double>(disagreements.size()), 0, "");
+  target("engine disagreements (soundness)", static_cast<double>(result["disagreements"].size()), 0, "");
   if (result.contains("limits")) {
     size_t missed = 0;
     for (const auto& c : result["limits"]["cases"]) missed += !c["met"].get<bool>();
     for (const auto& c : result["limits"]["cache"]) missed += !c["met"].get<bool>();
     target("limit cases over their time or memory bound, or a warm cache slower than none", static_cast<double>(missed), 0, "");
   }
-  result["targets"] = targets;
+  return targets;
+}
+
+}  // namespace
+
+json run_bench(const BenchOptions& opt) {
+  json result;
+  const Stopwatch total;
+  {
+    double load[3] = {0, 0, 0};
+    if (getloadavg(load, 3) < 0) load[0] = -1;
+    result["machine"] = {{"cores", std::thread::hardware_concurrency()}, {"load_1min_at_start", load[0]}};
+  }
+  std::vector<std::string> errors;
+  std::vector<std::string> files = rules::collect_files(opt.paths, errors);
+
+  std::string synth_dir;
+  result["corpus"] = corpus_rows(opt, files, synth_dir);
+  const std::vector<BenchQuery> corpus_queries = corpus_obligations(opt, result);
+  const EngineTally engines = compare_engines(opt, corpus_queries, result);
+
+  if (!synth_dir.empty()) {
+    std::error_code ec;
+    fs::remove_all(synth_dir, ec);
+  }
+
+  result["ptx"] = ptx_rows(opt);
+
+  json cuda = json::array();
+  for (const std::string& f : opt.cuda_paths) {
+    say(opt, "cuda: " + f);
+    cuda.push_back(cuda_row(f, opt));
+  }
+  result["cuda"] = cuda;
+
+  json parametric = json::array();
+  const ParametricTally par = parametric_rows(opt, parametric);
+  result["parametric"] = parametric;
+
+  // (g) the limits.
+  if (opt.limits) result["limits"] = limits_section(LimitsOptions{opt.layoutproof, {}, opt.cache_files, opt.progress});
+
+  // The targets.
+  result["auto_over_fastest_worst_all_queries"] = engines.worst_ratio_all;
+  double peak = 0;
+  json targets = judge_targets(opt, result, engines, par, peak);
+  result["targets"] = std::move(targets);
   result["peak_rss_mb"] = peak;
   result["total_s"] = total.elapsed_ms() / 1000;
   return result;
-}
-
-std::string render_tables(const json& r) {
-  std::string s;
-  s += fmt::format("machine: {} cores, load average {:.2f} at start; total {:.1f} s\n\n", r["machine"]["cores"].get<unsigned>(),
-                   r["machine"]["load_1min_at_start"].get<double>(), r["total_s"].get<double>());
-  s += "CORPUS (check, median wall of the repeats; peak RSS of each run's own process)\n";
-  s += fmt::format("{:<16} {:>6} {:>6} {:>8} {:>10} {:>9} {:>10} {:>9}\n", "corpus", "files", "oblig", "findings", "cold ms",
-                   "cold MiB", "warm ms", "warm MiB");
-  for (const auto& c : r["corpus"]) {
-    if (c.contains("error")) {
-      s += fmt::format("{:<16} error: {}\n", c["name"].get<std::string>(), c["error"].get<std::string>());
-      continue;
-    }
-    s += fmt::format("{:<16} {:>6} {:>6} {:>8} {:>10.1f} {:>9.1f} {:>10.1f} {:>9.1f}{}\n", c["name"].get<std::string>(),
-                     c["files"].get<size_t>(), c["obligations"].get<size_t>(), c["findings"].get<size_t>(),
-                     c["cold"]["wall_ms_median"].get<double>(), c["cold"]["peak_rss_mb"].get<double>(),
-                     c["warm"]["wall_ms_median"].get<double>(), c["warm"]["peak_rss_mb"].get<double>(),
-                     c.contains("cache_mismatch") ? "  CACHE MISMATCH" : "");
-  }
-  if (r.contains("ptx") && !r["ptx"].empty()) {
-    s += "\nPTX (check of one compiled kernel file, one core, no cache; median wall of the repeats)\n";
-    s += fmt::format("{:<40} {:>6} {:>6} {:>8} {:>8} {:>10}\n", "file", "lines", "oblig", "findings", "unknown", "wall ms");
-    for (const auto& p : r["ptx"]) {
-      if (!p.contains("wall_ms_median")) {
-        s += fmt::format("{:<40} error: {}\n", p["file"].get<std::string>(), p.value("error", std::string("?")));
-        continue;
-      }
-      s += fmt::format("{:<40} {:>6} {:>6} {:>8} {:>8} {:>10.1f}\n", fs::path(p["file"].get<std::string>()).filename().string(),
-                       p["lines"].get<int64_t>(), p["obligations"].get<size_t>(), p["findings"].get<size_t>(),
-                       p["unknowns"].get<size_t>(), p["wall_ms_median"].get<double>());
-    }
-  }
-  if (r.contains("cuda") && !r["cuda"].empty()) {
-    s += "\nCUDA (nvcc -O3 -lineinfo --ptx, the baseline, beside check --cuda's analysis and check of the PTX alone;\n"
-         "median wall of the repeats, the PTX alone once; all cores)\n";
-    s += fmt::format("{:<28} {:>9} {:>11} {:>7} {:>12} {:>7}  {}\n", "file", "nvcc ms", "analysis ms", "ratio", "PTX alone ms",
-                     "ratio", "as launched | PTX alone");
-    for (const auto& c : r["cuda"]) {
-      const std::string name = fs::path(c["file"].get<std::string>()).filename().string();
-      if (c.contains("error")) {
-        s += fmt::format("{:<28} error: {}\n", name, c["error"].get<std::string>());
-        continue;
-      }
-      const double nv = c["nvcc_ms"].get<double>(), an = c.value("analysis_ms", -1.0), alone = c["ptx_alone_ms"].get<double>();
-      s += fmt::format("{:<28} {:>9.0f} {:>11.0f} {:>7.2f} {:>12.0f} {:>7.2f}  {} | {}{}\n", name, nv, an, an / nv, alone, alone / nv,
-                       c["as_launched"].get<std::string>(), c["ptx_alone"].get<std::string>(),
-                       c["ptx_alone_budget_spent"].get<bool>() ? " (budget spent)" : "");
-    }
-  }
-  s += "\nPROOF TIME PER PROPERTY over the corpus obligations (auto engine)\n";
-  s += fmt::format("{:<20} {:>6} {:>10} {:>10} {:>10}\n", "property", "count", "median ms", "p90 ms", "max ms");
-  auto stat_row = [&](const std::string& name, const json& p) {
-    s += fmt::format("{:<20} {:>6} {:>10.3f} {:>10.3f} {:>10.3f}\n", name, p["count"].get<size_t>(), p["median_ms"].get<double>(),
-                     p["p90_ms"].get<double>(), p["max_ms"].get<double>());
-  };
-  for (const auto& p : r["properties"]) stat_row(p["property"], p);
-  stat_row("all", r["proofs_overall"]);
-  s += "slowest:\n";
-  for (const auto& q : r["slowest_obligations"])
-    s += fmt::format("  {:>10.3f} ms  {}\n", q["time_ms"].get<double>(), q["query"].get<std::string>().substr(0, 150));
-
-  auto cell = [](const json& e) {
-    if (!e.is_object()) return std::string("-");
-    std::string v = e["verdict"].get<std::string>();
-    std::string tag = v == "proven" ? "" : v == "refuted" ? " R" : " ?";
-    return fmt::format("{:.3f}{}", e["time_ms"].get<double>(), tag);
-  };
-  auto ratio = [](const json& q) {
-    if (!q.contains("auto_over_fastest")) return std::string("-");
-    if (q["auto_over_fastest"].is_null()) return std::string("UNDECIDED");
-    return fmt::format("{:.2f}", q["auto_over_fastest"].get<double>());
-  };
-  s += "\nENGINES: time ms per engine (R refuted, ? undecided: limit, timeout or not applicable), auto / fastest deciding engine\n";
-  s += fmt::format("{:<8} {:<15} {:<15} {:<12} {:>12} {:>12} {:>12} {:>12} {:>7} {:>8}  {}\n", "source", "property", "family", "size",
-                   "auto", "f2", "enum", "z3", "ratio", "MiB", "verdict");
-  for (const auto& q : r["queries"]) {
-    double mib = 0;
-    for (const auto& [k, e] : q["engines"].items()) mib = std::max(mib, e["peak_rss_mb"].get<double>());
-    std::string fam = q["family"].get<std::string>(), size = q["size"].get<std::string>();
-    if (q["source"] == "corpus") {
-      fam = q["label"].get<std::string>().substr(0, 15);
-      size = "";
-    }
-    s += fmt::format("{:<8} {:<15} {:<15} {:<12} {:>12} {:>12} {:>12} {:>12} {:>7} {:>8.0f}  {}{}\n", q["source"].get<std::string>(),
-                     q["property"].get<std::string>(), fam, size, cell(q["engines"]["auto"]), cell(q["engines"]["f2"]),
-                     cell(q["engines"]["enum"]), cell(q["engines"]["z3"]), ratio(q), mib, q["verdict"].get<std::string>(),
-                     q["agree"].get<bool>() ? "" : "  <== ENGINES DISAGREE");
-  }
-  if (!r["disagreements"].empty()) {
-    s += fmt::format("\n!!! SOUNDNESS BUG: {} queries where engines that decided disagree; their results are not counted:\n",
-                     r["disagreements"].size());
-    for (const auto& q : r["disagreements"]) s += "!!!   " + q.dump() + "\n";
-  }
-  if (r.contains("parametric") && !r["parametric"].empty()) {
-    s += "\nPARAMETRIC OBLIGATIONS: every value decided, auto engine, one core (median of the repeats)\n";
-    s += fmt::format("{:<16} {:<24} {:<15} {:>12} {:<9} {:<9} {:>10}  {}\n", "family", "case", "property", "values", "expected",
-                     "verdict", "ms", "how");
-    for (const auto& p : r["parametric"])
-      s += fmt::format("{:<16} {:<24} {:<15} {:>12} {:<9} {:<9} {:>10.1f}  {}{}\n", p["family"].get<std::string>(),
-                       p["name"].get<std::string>(), p["property"].get<std::string>(), p["values"].get<int64_t>(),
-                       p["expected"].get<std::string>(), p["verdict"].get<std::string>(), p["time_ms"].get<double>(),
-                       p["reason"].get<std::string>().substr(0, 100), p["correct"].get<bool>() ? "" : "  <== WRONG");
-  }
-  if (r.contains("limits")) {
-    s += "\nLIMITS: the worst inputs, each its own process (wall and its peak RSS against its bounds)\n";
-    s += fmt::format("{:<4} {:<58} {:>8} {:>8} {:>8} {:>8} {:>5}  {}\n", "", "case", "wall s", "limit s", "MiB", "cap MiB", "exit",
-                     "answer");
-    for (const auto& c : r["limits"]["cases"])
-      s += fmt::format("{:<4} {:<58} {:>8.2f} {:>8.1f} {:>8.0f} {:>8.0f} {:>5}  {}\n", c["met"].get<bool>() ? "ok" : "MISS",
-                       c["name"].get<std::string>(), c["wall_s"].get<double>(), c["limit_s"].get<double>(),
-                       c["peak_rss_mb"].get<double>(), c["cap_mb"].get<double>(), c["exit"].get<int>(),
-                       c["answer"].get<std::string>());
-    for (const auto& c : r["limits"]["cache"])
-      s += fmt::format("{:<4} cache, {} {}: uncached {:.2f} s, cold {:.2f} s, warm {:.2f} s ({:.2f}x); {} entries, {:.1f} MiB\n",
-                       c["met"].get<bool>() ? "ok" : "MISS", c["files"].get<size_t>(), c["name"].get<std::string>(),
-                       c["uncached_s"].get<double>(), c["cold_s"].get<double>(), c["warm_s"].get<double>(),
-                       c["warm_over_uncached"].get<double>(), c["entries"].get<size_t>(), c["cache_mb"].get<double>());
-  }
-  s += "\nTARGETS\n";
-  for (const auto& t : r["targets"])
-    s += fmt::format("  {:<4} {:<60} {:>10.3f} {} (limit {} {})\n", t["met"].get<bool>() ? "ok" : "MISS", t["target"].get<std::string>(),
-                     t["value"].get<double>(), t["unit"].get<std::string>(), t["limit"].get<double>(), t["unit"].get<std::string>());
-  return s;
 }
 
 }  // namespace lp::bench

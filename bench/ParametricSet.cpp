@@ -51,80 +51,8 @@ ParametricCase access(std::string family, std::string name, std::string smem, st
 // ldmatrix.x4: lanes 8k..8k+7 give the rows 0..7 of matrix k, whose columns start at 8k.
 constexpr const char* kLdmatrixRows = "(_8,_4):(_1@0,_8@1)";
 
-std::vector<ParametricCase> make_cases() {
-  std::vector<ParametricCase> v;
-  // ---- Injectivity. Offsets are sums of coordinate x stride; "mixed radix" below means each
-  // mode's stride is at least the span of the modes below it, so every offset has one coordinate.
-  // Row-major: m*N + n with n < N is mixed radix.
-  v.push_back(injective("row-major", "rowmajor-MxN", "(M,N):(N,_1)", {range("M", 1, 4096), range("N", 1, 4096)},
-                        {range("M", 1, 6), range("N", 1, 6)}, true));
-  // Column-major: m + n*M with m < M.
-  v.push_back(injective("column-major", "colmajor-MxN", "(M,N):(_1,M)", {range("M", 1, 4096), range("N", 1, 4096)},
-                        {range("M", 1, 6), range("N", 1, 6)}, true));
-  v.push_back(injective("column-major", "colmajor-Mx64", "(M,_64):(_1,M)", {range("M", 1, 65536)}, {range("M", 1, 12)}, true));
-  v.push_back(injective("column-major", "colmajor-2^20", "(M,N):(_1,M)", {range("M", 1, 1 << 20), range("N", 1, 1 << 20)},
-                        {range("M", 1, 5), range("N", 1, 5)}, true));
-  // Rows of 64 at stride 32: (1,0) and (0,32) are both 32 once there are two rows; M=1 is one row.
-  v.push_back(injective("row-major", "short-pitch", "(M,_64):(_32,_1)", {range("M", 1, 4096)}, {range("M", 1, 6)}, false));
-  // (M,2):(2,M): 2m + M*b; with M=1 only m=0 exists (offsets 0, 1); at M=2, (1,0) and (0,1) are both 2.
-  v.push_back(injective("column-major", "interleave-M", "(M,_2):(_2,M)", {range("M", 1, 1024)}, {range("M", 1, 6)}, false));
-  // 2m + (2M+1)b: 2m <= 2M-2 < 2M+1, mixed radix.
-  v.push_back(injective("column-major", "interleave-2M+1", "(M,_2):(_2,2*M+1)", {range("M", 1, 1024)}, {range("M", 1, 6)}, true));
-  // Padded pitches: the row stride D+8 (or 2*D) is at least the row's D elements.
-  v.push_back(injective("padded pitch", "pitch-D+8", "(_64,D):(D+8,_1)", {range("D", 8, 256, 8)}, {range("D", 8, 48, 8)}, true));
-  v.push_back(injective("padded pitch", "pitch-2D", "(_8,D):(2*D,_1)", {range("D", 1, 4096)}, {range("D", 1, 8)}, true));
-  // Row stride D/2+4 is below the row's D elements once D > 8: (1,0) and (0,D/2+4) collide; D=16 is the first value.
-  v.push_back(injective("padded pitch", "pitch-D/2+4", "(_16,D):(D/2+4,_1)", {range("D", 16, 256, 16)},
-                        {range("D", 16, 64, 16)}, false));
-  // Column pitch M+1 > M rows: mixed radix.
-  v.push_back(injective("padded pitch", "colpitch-M+1", "(M,_32):(_1,M+1)", {range("M", 1, 65536)}, {range("M", 1, 10)}, true));
-  // Column pitch M-1 < M rows: m = M-1 in column 0 meets column 1's row 0; the first value M=2 fails.
-  v.push_back(injective("padded pitch", "colpitch-M-1", "(M,_32):(_1,M-1)", {range("M", 2, 65536)}, {range("M", 2, 10)}, false));
-  // D/2 rows of a column-major D/2 x 2 tile: mixed radix.
-  v.push_back(injective("divided", "half-colmajor", "(D/2,_2):(_1,D/2)", {range("D", 2, 512, 2)}, {range("D", 2, 16, 2)}, true));
-  // 2i + (D/2)j with i < D/4: 2i <= D/2 - 2 < D/2, mixed radix.
-  v.push_back(injective("divided", "quarter-pitch", "(D/4,_4):(_2,D/2)", {range("D", 4, 512, 4)}, {range("D", 4, 32, 4)}, true));
-  // Batches of M x N row-major tiles at the product M*N: mixed radix.
-  v.push_back(injective("products", "batch-M*N", "(M,N,_2):(N,_1,M*N)", {range("M", 1, 1024), range("N", 1, 1024)},
-                        {range("M", 1, 5), range("N", 1, 5)}, true));
-  // Batch stride M*N-1: (0,M-1,N-1) = M*N-1 = batch 1's first; M=N=1 (both 0) already fails.
-  v.push_back(injective("products", "batch-M*N-1", "(M,N,_2):(N,_1,M*N-1)", {range("M", 1, 1024), range("N", 1, 1024)},
-                        {range("M", 1, 4), range("N", 1, 4)}, false));
-  // Blocked: 8x8 blocks, M of them down (stride 64), N across (stride 64*M): r + 8c + 64m + 64Mn is mixed radix.
-  v.push_back(injective("blocked tiling", "blocked-8x8", "((_8,M),(_8,N)):((_1,_64),(_8,64*M))",
-                        {range("M", 1, 64), range("N", 1, 64)}, {range("M", 1, 4), range("N", 1, 3)}, true));
-  // Blocks down at stride 8 overlap columns (stride 64) once M > 8: (m=8) meets (c=1); the first is M=9, N=1.
-  v.push_back(injective("blocked tiling", "blocked-overlap", "((_8,M),(_8,N)):((_1,_8),(_64,64*M))",
-                        {range("M", 1, 64), range("N", 1, 64)}, {range("M", 1, 10), range("N", 1, 2)}, false));
-  // Stages: S tiles of 64x64 at 4096 apart, or at a parametric stage stride P >= 4096 (the tile's span).
-  v.push_back(injective("stage offsets", "stages-S", "(_64,_64,S):(_64,_1,_4096)", {range("S", 1, 16)}, {range("S", 1, 3)}, true));
-  v.push_back(injective("stage offsets", "stage-stride-P", "(_64,_64,_4):(_64,_1,P)", {range("P", 4096, 65536, 64)},
-                        {range("P", 4096, 4096 + 64 * 3, 64)}, true));
-  // A stage stride of 2048 lands on the tile's row 32; P=2048 is the first value.
-  v.push_back(injective("stage offsets", "stage-stride-short", "(_64,_64,_4):(_64,_1,P)", {range("P", 2048, 65536, 64)},
-                        {range("P", 2048, 2048 + 64 * 2, 64)}, false));
-  // A swizzle is a bijection of the offsets: injective exactly when its row-major core is.
-  v.push_back(injective("swizzled rows", "swizzle-rows", "Sw<3,4,3> o _0 o (M,_64):(_64,_1)", {range("M", 8, 4096, 8)},
-                        {range("M", 8, 32, 8)}, true));
-  // ... and not when the core is not: rows of 64 at stride 32 collide from M=2 on (M=1: one row).
-  v.push_back(injective("swizzled rows", "swizzle-short-pitch", "Sw<3,4,3> o _0 o (M,_64):(_32,_1)", {range("M", 1, 4096)},
-                        {range("M", 1, 5)}, false));
-  // TIRx, row-major M x 64.
-  v.push_back(injective("row-major", "tirx-rows", "S[(M, 64) : (64, 1)]", {range("M", 1, 65536)}, {range("M", 1, 6)}, true));
-  // Two rows at pitch M of M elements: mixed radix.
-  v.push_back(injective("row-major", "two-rows-2^20", "(_2,M):(M,_1)", {range("M", 1, 1 << 20)}, {range("M", 1, 8)}, true));
-
-  // ---- Coverage of offsets 0..255.
-  // 4 x M column-major: offsets 0..4M-1, all of 0..255 once M >= 64.
-  v.push_back(covers("coverage", "cover-4xM", "(_4,M):(_1,_4)", 255, {range("M", 64, 1024)}, {range("M", 64, 70)}, true));
-  // M=32 reaches 0..127 only; 32 is the first value.
-  v.push_back(covers("coverage", "cover-4xM-short", "(_4,M):(_1,_4)", 255, {range("M", 32, 1024)}, {range("M", 32, 40)}, false));
-  // 16 rows at pitch M of M elements: 0..16M-1, all of 0..255 once M >= 16.
-  v.push_back(covers("coverage", "cover-rows", "(_16,M):(M,_1)", 255, {range("M", 16, 256)}, {range("M", 16, 24)}, true));
-  v.push_back(covers("coverage", "cover-rows-short", "(_16,M):(M,_1)", 255, {range("M", 8, 256)}, {range("M", 8, 16)}, false));
-  // Pitch M+1 leaves offset M of every row pitch unwritten: offset M in 16..255 is a hole.
-  v.push_back(covers("coverage", "cover-padded-hole", "(_16,M):(M+1,_1)", 255, {range("M", 16, 255)}, {range("M", 16, 20)}, false));
-
+// The bank-conflict cases (the last of make_cases' three families), appended to `v`.
+void add_bank_conflict_cases(std::vector<ParametricCase>& v) {
   // ---- Bank conflicts (sm_90 model: 32 banks of 4 bytes; 16-byte accesses in phases of 8 lanes;
   // a block has at most 232448 bytes of shared memory, so a pitch range ends where the rows the
   // lanes touch still fit: past that every value is refuted by the bound, as it should be).
@@ -201,6 +129,83 @@ std::vector<ParametricCase> make_cases() {
                      {range("P", 16, 65536)}, {range("P", 16, 20)}, false));
   v.push_back(access("pitch", "f64-column-odd", "(_32,_16):(2*Q+1,_1)", "f64", "(_32):(_1@0)", "ld.shared.v2.b32", 128,
                      {range("Q", 8, 460)}, {range("Q", 8, 14)}, true));
+}
+
+std::vector<ParametricCase> make_cases() {
+  std::vector<ParametricCase> v;
+  // ---- Injectivity. Offsets are sums of coordinate x stride; "mixed radix" below means each
+  // mode's stride is at least the span of the modes below it, so every offset has one coordinate.
+  // Row-major: m*N + n with n < N is mixed radix.
+  v.push_back(injective("row-major", "rowmajor-MxN", "(M,N):(N,_1)", {range("M", 1, 4096), range("N", 1, 4096)},
+                        {range("M", 1, 6), range("N", 1, 6)}, true));
+  // Column-major: m + n*M with m < M.
+  v.push_back(injective("column-major", "colmajor-MxN", "(M,N):(_1,M)", {range("M", 1, 4096), range("N", 1, 4096)},
+                        {range("M", 1, 6), range("N", 1, 6)}, true));
+  v.push_back(injective("column-major", "colmajor-Mx64", "(M,_64):(_1,M)", {range("M", 1, 65536)}, {range("M", 1, 12)}, true));
+  v.push_back(injective("column-major", "colmajor-2^20", "(M,N):(_1,M)", {range("M", 1, 1 << 20), range("N", 1, 1 << 20)},
+                        {range("M", 1, 5), range("N", 1, 5)}, true));
+  // Rows of 64 at stride 32: (1,0) and (0,32) are both 32 once there are two rows; M=1 is one row.
+  v.push_back(injective("row-major", "short-pitch", "(M,_64):(_32,_1)", {range("M", 1, 4096)}, {range("M", 1, 6)}, false));
+  // (M,2):(2,M): 2m + M*b; with M=1 only m=0 exists (offsets 0, 1); at M=2, (1,0) and (0,1) are both 2.
+  v.push_back(injective("column-major", "interleave-M", "(M,_2):(_2,M)", {range("M", 1, 1024)}, {range("M", 1, 6)}, false));
+  // 2m + (2M+1)b: 2m <= 2M-2 < 2M+1, mixed radix.
+  v.push_back(injective("column-major", "interleave-2M+1", "(M,_2):(_2,2*M+1)", {range("M", 1, 1024)}, {range("M", 1, 6)}, true));
+  // Padded pitches: the row stride D+8 (or 2*D) is at least the row's D elements.
+  v.push_back(injective("padded pitch", "pitch-D+8", "(_64,D):(D+8,_1)", {range("D", 8, 256, 8)}, {range("D", 8, 48, 8)}, true));
+  v.push_back(injective("padded pitch", "pitch-2D", "(_8,D):(2*D,_1)", {range("D", 1, 4096)}, {range("D", 1, 8)}, true));
+  // Row stride D/2+4 is below the row's D elements once D > 8: (1,0) and (0,D/2+4) collide; D=16 is the first value.
+  v.push_back(injective("padded pitch", "pitch-D/2+4", "(_16,D):(D/2+4,_1)", {range("D", 16, 256, 16)},
+                        {range("D", 16, 64, 16)}, false));
+  // Column pitch M+1 > M rows: mixed radix.
+  v.push_back(injective("padded pitch", "colpitch-M+1", "(M,_32):(_1,M+1)", {range("M", 1, 65536)}, {range("M", 1, 10)}, true));
+  // Column pitch M-1 < M rows: m = M-1 in column 0 meets column 1's row 0; the first value M=2 fails.
+  v.push_back(injective("padded pitch", "colpitch-M-1", "(M,_32):(_1,M-1)", {range("M", 2, 65536)}, {range("M", 2, 10)}, false));
+  // D/2 rows of a column-major D/2 x 2 tile: mixed radix.
+  v.push_back(injective("divided", "half-colmajor", "(D/2,_2):(_1,D/2)", {range("D", 2, 512, 2)}, {range("D", 2, 16, 2)}, true));
+  // 2i + (D/2)j with i < D/4: 2i <= D/2 - 2 < D/2, mixed radix.
+  v.push_back(injective("divided", "quarter-pitch", "(D/4,_4):(_2,D/2)", {range("D", 4, 512, 4)}, {range("D", 4, 32, 4)}, true));
+  // Batches of M x N row-major tiles at the product M*N: mixed radix.
+  v.push_back(injective("products", "batch-M*N", "(M,N,_2):(N,_1,M*N)", {range("M", 1, 1024), range("N", 1, 1024)},
+                        {range("M", 1, 5), range("N", 1, 5)}, true));
+  // Batch stride M*N-1: (0,M-1,N-1) = M*N-1 = batch 1's first; M=N=1 (both 0) already fails.
+  v.push_back(injective("products", "batch-M*N-1", "(M,N,_2):(N,_1,M*N-1)", {range("M", 1, 1024), range("N", 1, 1024)},
+                        {range("M", 1, 4), range("N", 1, 4)}, false));
+  // Blocked: 8x8 blocks, M of them down (stride 64), N across (stride 64*M): r + 8c + 64m + 64Mn is mixed radix.
+  v.push_back(injective("blocked tiling", "blocked-8x8", "((_8,M),(_8,N)):((_1,_64),(_8,64*M))",
+                        {range("M", 1, 64), range("N", 1, 64)}, {range("M", 1, 4), range("N", 1, 3)}, true));
+  // Blocks down at stride 8 overlap columns (stride 64) once M > 8: (m=8) meets (c=1); the first is M=9, N=1.
+  v.push_back(injective("blocked tiling", "blocked-overlap", "((_8,M),(_8,N)):((_1,_8),(_64,64*M))",
+                        {range("M", 1, 64), range("N", 1, 64)}, {range("M", 1, 10), range("N", 1, 2)}, false));
+  // Stages: S tiles of 64x64 at 4096 apart, or at a parametric stage stride P >= 4096 (the tile's span).
+  v.push_back(injective("stage offsets", "stages-S", "(_64,_64,S):(_64,_1,_4096)", {range("S", 1, 16)}, {range("S", 1, 3)}, true));
+  v.push_back(injective("stage offsets", "stage-stride-P", "(_64,_64,_4):(_64,_1,P)", {range("P", 4096, 65536, 64)},
+                        {range("P", 4096, 4096 + 64 * 3, 64)}, true));
+  // A stage stride of 2048 lands on the tile's row 32; P=2048 is the first value.
+  v.push_back(injective("stage offsets", "stage-stride-short", "(_64,_64,_4):(_64,_1,P)", {range("P", 2048, 65536, 64)},
+                        {range("P", 2048, 2048 + 64 * 2, 64)}, false));
+  // A swizzle is a bijection of the offsets: injective exactly when its row-major core is.
+  v.push_back(injective("swizzled rows", "swizzle-rows", "Sw<3,4,3> o _0 o (M,_64):(_64,_1)", {range("M", 8, 4096, 8)},
+                        {range("M", 8, 32, 8)}, true));
+  // ... and not when the core is not: rows of 64 at stride 32 collide from M=2 on (M=1: one row).
+  v.push_back(injective("swizzled rows", "swizzle-short-pitch", "Sw<3,4,3> o _0 o (M,_64):(_32,_1)", {range("M", 1, 4096)},
+                        {range("M", 1, 5)}, false));
+  // TIRx, row-major M x 64.
+  v.push_back(injective("row-major", "tirx-rows", "S[(M, 64) : (64, 1)]", {range("M", 1, 65536)}, {range("M", 1, 6)}, true));
+  // Two rows at pitch M of M elements: mixed radix.
+  v.push_back(injective("row-major", "two-rows-2^20", "(_2,M):(M,_1)", {range("M", 1, 1 << 20)}, {range("M", 1, 8)}, true));
+
+  // ---- Coverage of offsets 0..255.
+  // 4 x M column-major: offsets 0..4M-1, all of 0..255 once M >= 64.
+  v.push_back(covers("coverage", "cover-4xM", "(_4,M):(_1,_4)", 255, {range("M", 64, 1024)}, {range("M", 64, 70)}, true));
+  // M=32 reaches 0..127 only; 32 is the first value.
+  v.push_back(covers("coverage", "cover-4xM-short", "(_4,M):(_1,_4)", 255, {range("M", 32, 1024)}, {range("M", 32, 40)}, false));
+  // 16 rows at pitch M of M elements: 0..16M-1, all of 0..255 once M >= 16.
+  v.push_back(covers("coverage", "cover-rows", "(_16,M):(M,_1)", 255, {range("M", 16, 256)}, {range("M", 16, 24)}, true));
+  v.push_back(covers("coverage", "cover-rows-short", "(_16,M):(M,_1)", 255, {range("M", 8, 256)}, {range("M", 8, 16)}, false));
+  // Pitch M+1 leaves offset M of every row pitch unwritten: offset M in 16..255 is a hole.
+  v.push_back(covers("coverage", "cover-padded-hole", "(_16,M):(M+1,_1)", 255, {range("M", 16, 255)}, {range("M", 16, 20)}, false));
+
+  add_bank_conflict_cases(v);
   return v;
 }
 

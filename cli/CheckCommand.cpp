@@ -12,7 +12,7 @@
 #include <regex>
 #include <set>
 
-#include "analyzer/annotate/LaunchFacts.h"
+#include "frontend/annotate/LaunchFacts.h"
 #include "analyzer/support/Governor.h"
 #include "analyzer/support/KernelName.h"
 #include "analyzer/support/Parallel.h"
@@ -24,7 +24,7 @@
 #include "report/Baseline.h"
 #include "report/Fold.h"
 #include "report/JsonReport.h"
-#include "report/MarkdownReport.h"
+#include "report/pages/MarkdownReport.h"
 #include "report/Report.h"
 #include "rules/Checker.h"
 #include "solver/Result.h"

@@ -1,13 +1,13 @@
 #pragma once
 // `layoutproof check --cuda FILE.cu`: the CUDA file compiled to PTX by nvcc (-O3 -lineinfo
 // -arch=ARCH --ptx), which the PTX front end then checks, and its host code preprocessed by nvcc
-// (-E) for the kernel launches it makes (analyzer/cuda/CudaSource.h). docs/ptx.md
+// (-E) for the kernel launches it makes (frontend/cuda/CudaSource.h). docs/ptx.md
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "analyzer/cuda/CudaSource.h"
+#include "frontend/cuda/CudaSource.h"
 
 namespace lp::cli {
 

@@ -12,13 +12,13 @@
 #include <iostream>
 #include <map>
 
-#include "analyzer/annotate/AnnotationParser.h"
+#include "frontend/annotate/AnnotationParser.h"
 #include "analyzer/ir/Print.h"
-#include "analyzer/ptx/KernelFacts.h"
+#include "frontend/ptx/KernelFacts.h"
 #include "cli/Command.h"
 #include "cli/CudaCompile.h"
-#include "report/BankView.h"
-#include "report/HtmlReport.h"
+#include "report/pages/BankView.h"
+#include "report/pages/HtmlReport.h"
 #include "rules/AlgebraSteps.h"
 #include "rules/BufferGraph.h"
 #include "rules/CompiledAccess.h"
@@ -288,8 +288,7 @@ class ExplainCommand : public Command {
           continue;
         }
         const int64_t a = v.addresses[static_cast<size_t>(lane)];
-        std::vector<int64_t> words;
-        for (int64_t w = a / v.arch->bank_bytes; w <= (a + v.instr->bytes - 1) / v.arch->bank_bytes; ++w) words.push_back(w);
+        const std::vector<int64_t> words = hw::words_of(*v.arch, *v.instr, a);
         const std::vector<int> banks = v.banks_of(lane);
         const bool busiest = ph.wavefronts > 1 && std::find(banks.begin(), banks.end(), ph.bank) != banks.end();
         s += fmt::format("    {:>4}  {:<16}  {:>5}  {:<13}  {}{}\n", lane, coordinate(lane), a, fmt::format("{}", fmt::join(banks, ",")),

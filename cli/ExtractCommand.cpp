@@ -12,7 +12,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "analyzer/annotate/AnnotationParser.h"
+#include "frontend/annotate/AnnotationParser.h"
 #include "analyzer/support/Process.h"
 #include "analyzer/support/ReadFile.h"
 #include "cli/Command.h"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/cuda/CompileDatabase.h"
+#include "frontend/cuda/CompileDatabase.h"
 #include "cli/CudaCompile.h"
 
 namespace lp::cli {

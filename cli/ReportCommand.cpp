@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "cli/Command.h"
-#include "report/MarkdownReport.h"
+#include "report/pages/MarkdownReport.h"
 
 namespace lp::cli {
 

@@ -3,7 +3,7 @@
 #   PREFIX/include/layoutproof/...                    the header-only CuTe companion (when include/ exists)
 #   PREFIX/lib/cmake/LayoutProof/                     find_package(LayoutProof): LayoutProof::layoutproof
 #                                                     (imported executable), LayoutProof::cute (headers)
-#   PREFIX/share/doc/layoutproof/                     README, the user docs, rules/LP*.md
+#   PREFIX/share/doc/layoutproof/                     README, the user docs, the rule pages (docs/rules)
 #   PREFIX/share/man/man1/layoutproof*.1.gz           help2man pages from each command's --help
 #   PREFIX/share/bash-completion/completions/layoutproof
 #   PREFIX/share/zsh/{site-functions,vendor-completions}/_layoutproof

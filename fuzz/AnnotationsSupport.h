@@ -2,7 +2,7 @@
 // What the annotation targets do with a parsed file (shared by annotations_{lp,cu,py}.cpp).
 #include <variant>
 
-#include "analyzer/annotate/AnnotationParser.h"
+#include "frontend/annotate/AnnotationParser.h"
 #include "fuzz/FuzzSupport.h"
 
 namespace lp::fuzz {

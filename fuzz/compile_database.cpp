@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "analyzer/cuda/CompileDatabase.h"
+#include "frontend/cuda/CompileDatabase.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto src = std::make_shared<lp::SourceText>();

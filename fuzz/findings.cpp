@@ -1,11 +1,11 @@
-// libFuzzer target: the findings-document reader of `layoutproof report` (report/FindingsDoc.h)
-// with the finding's codec and its typed counterexamples (rules/Finding.h, rules/Counterexample.h),
+// libFuzzer target: the findings-document reader of `layoutproof report` (report/pages/FindingsDoc.h)
+// with the finding's codec and its typed counterexamples (findings/Finding.h, findings/Counterexample.h),
 // then what follows: every finding read back writes JSON that reads back to a finding writing the
 // same JSON.
 #include <cstdint>
 #include <string>
 
-#include "report/FindingsDoc.h"
+#include "report/pages/FindingsDoc.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   lp::report::FindingsDoc doc;

@@ -4,8 +4,8 @@
 // hang.
 #include <string_view>
 
-#include "analyzer/sass/SassConstants.h"
-#include "analyzer/sass/SassListing.h"
+#include "frontend/sass/SassConstants.h"
+#include "frontend/sass/SassListing.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   lp::sass::Listing listing;

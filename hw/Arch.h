@@ -31,7 +31,7 @@ struct Arch {
   int bank_bytes = 4;
   /// Largest dynamic shared memory one block can have: every accessed byte must lie below it.
   long long max_smem_bytes_per_block = 0;
-  /// Whether 64/128-bit loads merge lanes (hw/README.md). Only measured on sm_90; elsewhere the
+  /// Whether 64/128-bit loads merge lanes (docs/hardware.md). Only measured on sm_90; elsewhere the
   /// model assumes no merging, which can only over-count wavefronts (a safe upper bound).
   bool load_merging = false;
   LaunchLimits launch;

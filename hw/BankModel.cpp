@@ -25,14 +25,12 @@ bool partners_match(const std::vector<int64_t>& addresses, int partner_mask, Lan
 
 PhaseCost phase_cost(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses,
                      std::vector<int> lanes, LaneMask active) {
-  const int64_t word_bytes = arch.bank_bytes;
   std::map<int, std::set<int64_t>> words_by_bank;
   std::map<int, int64_t> accesses_by_bank;  // every lane's access, for instructions without broadcast
   for (int lane : lanes) {
     if (!((active >> lane) & 1)) continue;
-    const int64_t first = addresses[static_cast<size_t>(lane)];
-    const int64_t last = first + instr.bytes - 1;  // validated: no overflow, inside smem
-    for (int64_t w = first / word_bytes; w <= last / word_bytes; ++w) {
+    // validated: no overflow, inside smem
+    for (int64_t w : words_of(arch, instr, addresses[static_cast<size_t>(lane)])) {
       words_by_bank[static_cast<int>(w % arch.banks)].insert(w);
       ++accesses_by_bank[static_cast<int>(w % arch.banks)];
     }
@@ -60,8 +58,7 @@ void add_read_side(const Arch& arch, const SmemInstr& instr, const std::vector<i
   for (int lane : part.lanes) {
     const int64_t first = global[static_cast<size_t>(lane)];
     lines.insert(first / kL1LineBytes);
-    for (int64_t w = first / arch.bank_bytes; w <= (first + instr.bytes - 1) / arch.bank_bytes; ++w)
-      ++reads_by_bank[static_cast<int>(w % arch.banks)];
+    for (int64_t w : words_of(arch, instr, first)) ++reads_by_bank[static_cast<int>(w % arch.banks)];
   }
   for (const auto& [bank, reads] : reads_by_bank) part.read_load = std::max(part.read_load, reads);
   part.lines.assign(lines.begin(), lines.end());
@@ -69,6 +66,20 @@ void add_read_side(const Arch& arch, const SmemInstr& instr, const std::vector<i
 }
 
 }  // namespace
+
+std::vector<int64_t> words_of(const Arch& arch, const SmemInstr& instr, int64_t address) {
+  std::vector<int64_t> words;
+  for (int64_t w = address / arch.bank_bytes; w <= (address + instr.bytes - 1) / arch.bank_bytes; ++w) words.push_back(w);
+  return words;
+}
+
+std::vector<int> banks_of(const Arch& arch, const SmemInstr& instr, int64_t address) {
+  std::vector<int> banks;
+  for (int64_t w : words_of(arch, instr, address)) banks.push_back(static_cast<int>(w % arch.banks));
+  std::sort(banks.begin(), banks.end());
+  banks.erase(std::unique(banks.begin(), banks.end()), banks.end());
+  return banks;
+}
 
 bool loads_merge(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses, LaneMask active) {
   if (!arch.load_merging || !instr.mergeable || addresses.size() != kWarpLanes) return false;

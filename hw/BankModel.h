@@ -1,5 +1,5 @@
 #pragma once
-// Exact shared-memory wavefronts of one warp-wide instruction (rules: hw/README.md, sources and
+// Exact shared-memory wavefronts of one warp-wide instruction (rules: docs/hardware.md, sources and
 // status: docs/hardware.md).
 //
 // Each phase costs the largest number of distinct 4-byte words any one bank must deliver in it
@@ -59,6 +59,11 @@ inline constexpr std::array<int, 2> kMergePartnerXors{1, 2};
 /// Lanes of a warp, bit t for lane t.
 using LaneMask = uint32_t;
 inline constexpr LaneMask kAllLanes = ~LaneMask{0};
+
+/// The bank words (byte address / bank_bytes) that one lane's access of `instr` at `address` touches,
+/// first to last; and their banks, sorted, each once. What explain and the pages show per lane.
+std::vector<int64_t> words_of(const Arch& arch, const SmemInstr& instr, int64_t address);
+std::vector<int> banks_of(const Arch& arch, const SmemInstr& instr, int64_t address);
 
 /// True when a mergeable load on `arch` merges: every active lane t reads the same address as
 /// lane t^1, or every active lane t the same as lane t^2 (kMergePartnerXors), where a partner

@@ -59,7 +59,7 @@ constexpr RetiredName kRetired[] = {
 
 std::vector<SmemInstr> build_catalog() {
   using D = SmemDirection;
-  // `measured` marks the instructions hw/README.md measured directly; the others follow the
+  // `measured` marks the instructions docs/hardware.md measured directly; the others follow the
   // same rule by width (u8/u16 stores, .x1/.x2 stmatrix and .trans variants) or are assumed.
   return {
       per_lane("ld.shared.u8", D::Load, 1, 50, true, "LDS.U8"),

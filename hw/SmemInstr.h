@@ -1,7 +1,7 @@
 #pragma once
 // The shared-memory instructions the bank model knows, and how each splits into phases.
 //
-// Phase rules (hw/README.md, measured on sm_90):
+// Phase rules (docs/hardware.md, measured on sm_90):
 //   - 8/16/32-bit per-lane accesses: one phase of all 32 lanes;
 //   - 64-bit: lanes 0-15 and 16-31; 128-bit: lanes 0-7, 8-15, 16-23, 24-31;
 //   - ldmatrix/stmatrix .xN: one phase per 8x8 matrix k, made of the 16-byte rows whose

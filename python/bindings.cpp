@@ -410,16 +410,11 @@ rules::CheckOptions check_options(const std::optional<std::string>& engine, cons
   return opt;
 }
 
-}  // namespace
+// The timeout_ms every proof and algebra call defaults to: the solver's own.
+const unsigned default_timeout = SolverLimits{}.timeout_ms;
 
-}  // namespace lp::python
-
-PYBIND11_MODULE(_core, m) {
-  using namespace lp;
-  using namespace lp::python;
-  m.doc() = "LayoutProof's C++ libraries: layouts, CuTe's algebra with legality, proofs and the annotation checker";
-  m.attr("__version__") = lp::kToolVersion;
-
+// The exception classes (layoutproof.Error, LayoutError, InputError) and their translator.
+void bind_errors(py::module_& m) {
   g_error = new_exception(m, "Error", PyExc_Exception, "Base of every error LayoutProof raises on purpose.");
   py::tuple layout_bases = py::make_tuple(py::handle(g_error), py::handle(PyExc_ValueError));
   g_layout_error = new_exception(m, "LayoutError", layout_bases.ptr(),
@@ -430,7 +425,10 @@ PYBIND11_MODULE(_core, m) {
                                 "Input LayoutProof cannot accept: an unknown instruction, type or architecture, "
                                 "operands that do not fit, a layout a notation cannot spell.");
   py::register_exception_translator(&translate);
+}
 
+// Layout, and parse.
+void bind_layout(py::module_& m) {
   py::class_<PyLayout>(m, "Layout", "A layout read exactly as written: CuTe, TIRx or descriptor notation.")
       .def(py::init(&parse_text), py::arg("text"), py::arg("notation") = py::none(), py::arg("name") = "<layout>",
            "Reads a layout; raises LayoutError with a located diagnostic on malformed text")
@@ -475,7 +473,10 @@ PYBIND11_MODULE(_core, m) {
 
   m.def("parse", &parse_text, py::arg("text"), py::arg("notation") = py::none(), py::arg("name") = "<layout>",
         "Reads a layout; raises LayoutError with a located diagnostic on malformed text");
+}
 
+// Proof and the prove_* obligations.
+void bind_proofs(py::module_& m) {
   py::class_<Proof>(m, "Proof", "What a proof obligation came back with")
       .def_readonly("property", &Proof::property)
       .def_readonly("verdict", &Proof::verdict, "proven, refuted or unknown")
@@ -494,7 +495,6 @@ PYBIND11_MODULE(_core, m) {
                            p.reason.empty() ? "" : ", reason='" + p.reason + "'");
       });
 
-  const unsigned default_timeout = SolverLimits{}.timeout_ms;
   m.def("prove_injective", &injective, py::arg("layout"), py::arg("engine") = "auto",
         py::arg("timeout_ms") = default_timeout, "No two elements (or replicas) share an image");
   m.def("prove_covers", &covers, py::arg("layout"), py::arg("target"), py::arg("engine") = "auto",
@@ -503,7 +503,10 @@ PYBIND11_MODULE(_core, m) {
         py::arg("arch") = std::string(hw::kDefaultArchName), py::arg("base_align") = py::none(),
         py::arg("active") = py::none(), py::arg("engine") = "auto", py::arg("timeout_ms") = default_timeout,
         "No phase of the shared-memory access needs more wavefronts than ideal, at every base the alignment allows");
+}
 
+// AlgebraResult, algebra and the names of its operations.
+void bind_algebra(py::module_& m) {
   py::class_<AlgebraResult>(m, "AlgebraResult", "CuTe's result of an operation, with its legality decided")
       .def_readonly("op", &AlgebraResult::op)
       .def_readonly("text", &AlgebraResult::text, "CuTe's printed result; None where CuTe rejects the operands")
@@ -522,6 +525,10 @@ PYBIND11_MODULE(_core, m) {
   m.def("algebra", &algebra_op, py::arg("op"), py::arg("operands"), py::arg("engine") = "auto",
         py::arg("timeout_ms") = default_timeout, "An operation of CuTe's algebra on operands given as text");
   m.attr("ALGEBRA_OPERATIONS") = algebra_operation_names();
+}
+
+// The hardware tables: the warp width, element types and shared-memory instructions.
+void bind_hardware(py::module_& m) {
   m.attr("WARP_LANES") = hw::kWarpLanes;
   m.def(
       "element_bits",
@@ -552,7 +559,10 @@ PYBIND11_MODULE(_core, m) {
       },
       "The shared-memory instructions the bank model knows: name, direction, bytes per address, matrix "
       "rows or per-lane, .xN, .trans, cp.async, the first sm, the lanes that give addresses");
+}
 
+// The annotation checker: Finding, Obligation, CheckRun, check and check_source.
+void bind_checker(py::module_& m) {
   py::class_<PyFinding>(m, "Finding")
       .def_readonly("rule_id", &PyFinding::rule_id)
       .def_readonly("severity", &PyFinding::severity)
@@ -597,4 +607,21 @@ PYBIND11_MODULE(_core, m) {
         py::arg("text"), py::arg("name") = "<source>.lp", py::arg("engine") = py::none(), py::arg("config") = py::none(),
         py::arg("time_budget") = py::none(), py::call_guard<py::gil_scoped_release>(),
         "One document held in memory, checked as a file named `name` (its extension says the annotation syntax)");
+}
+
+}  // namespace
+
+}  // namespace lp::python
+
+PYBIND11_MODULE(_core, m) {
+  using namespace lp::python;
+  m.doc() = "LayoutProof's C++ libraries: layouts, CuTe's algebra with legality, proofs and the annotation checker";
+  m.attr("__version__") = lp::kToolVersion;
+
+  bind_errors(m);
+  bind_layout(m);
+  bind_proofs(m);
+  bind_algebra(m);
+  bind_hardware(m);
+  bind_checker(m);
 }

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "replay/Replay.h"
-#include "rules/Counterexample.h"
+#include "findings/Counterexample.h"
 
 namespace lp::replay {
 

@@ -6,7 +6,7 @@
 #include <regex>
 
 #include "replay/Programs.h"
-#include "rules/Finding.h"
+#include "findings/Finding.h"
 
 namespace lp::replay {
 
@@ -119,7 +119,7 @@ struct ProgramFor {
   void operator()(const rules::CuteDriftCex&) const {
     replay.why_not = "CuTe drift: two layouts compared on the host, nothing for a GPU to show";
   }
-  // A kind added in rules/Counterexample.h replays nothing until it has an overload here: adding a
+  // A kind added in findings/Counterexample.h replays nothing until it has an overload here: adding a
   // rule and its kind needs no change outside rules/.
   template <class Cex>
   void operator()(const Cex& c) const {

@@ -1,6 +1,6 @@
 #pragma once
-// The rules' findings (rules/Finding.h) under the names the report writers use.
-#include "rules/Finding.h"
+// The rules' findings (findings/Finding.h) under the names the report writers use.
+#include "findings/Finding.h"
 
 namespace lp::report {
 

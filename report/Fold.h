@@ -2,11 +2,11 @@
 // How findings on compiled kernels are shown: the headline names the kernel, and findings alike
 // but for their instruction (a template's instantiations at one source line, the copies of an
 // unrolled loop, one line compiled for two architectures) become one finding that lists them
-// (rules/Finding.h, Finding::compiled). `check --no-fold` shows every instruction's finding.
+// (findings/Finding.h, Finding::compiled). `check --no-fold` shows every instruction's finding.
 // Baselines and the result cache see the findings before folding.
 #include <string>
 
-#include "rules/Finding.h"
+#include "findings/Finding.h"
 
 namespace lp::report {
 

@@ -46,7 +46,7 @@ std::string render_finding(const Finding& f) {
   d.rule_id = one_line(f.rule_id);
   d.message = f.kind == FindingKind::Unknown ? "unknown: " + one_line(f.message) : one_line(f.message);
   for (const Note& n : f.notes) d.notes.push_back({safe_loc(n.loc), one_line(n.message)});
-  // What to do about an unknown, by its cause; data-dependent ones carry their own note (rules/Finding.h).
+  // What to do about an unknown, by its cause; data-dependent ones carry their own note (findings/Finding.h).
   if (f.kind == FindingKind::Unknown && rules::unknown_cause(f) == rules::UnknownCause::Limit)
     d.notes.push_back({{}, "a time or memory limit stopped this proof: it is neither proven nor refuted; to decide it, "
                            "raise the limit (--timeout-ms, [solver] timeout-ms, --time-budget, --memory-mb) or try "

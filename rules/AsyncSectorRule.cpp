@@ -201,7 +201,7 @@ class AsyncSectorRule : public Rule {
                               ideal, static_cast<double>(total) / static_cast<double>(ideal)));
     if (!buf.align && worst->base % hw::kSectorBytes != 0)
       add_note(f, fmt::format("'{}' states no alignment, so every base a {}-byte alignment allows is checked "
-                              "(hw::kDefaultBaseAlignment); if its allocation is aligned to {} bytes or more, say so "
+                              "(the default of a buffer without `align`); if its allocation is aligned to {} bytes or more, say so "
                               "with `align N`",
                               buf.name.text, hw::kDefaultBaseAlignment, hw::kSectorBytes),
                buf.layout->loc);

@@ -95,7 +95,7 @@ class BankConflictRule : public Rule {
     return cex;
   }
 
-  // ---- compiled kernels (analyzer/ptx/KernelFacts.h) ----
+  // ---- compiled kernels (frontend/ptx/KernelFacts.h) ----
   static void check_compiled(const FileContext& ctx, FindingSink& sink) {
     const ptx::CompiledModule& m = *ctx.compiled;
     for (const ptx::KernelFacts& k : m.kernels) {

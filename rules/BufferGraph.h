@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/annotate/AnnotationParser.h"
+#include "frontend/annotate/AnnotationParser.h"
 #include "analyzer/ir/Parametric.h"
 
 namespace lp::rules {

@@ -15,7 +15,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "analyzer/annotate/AnnotationParser.h"
+#include "frontend/annotate/AnnotationParser.h"
 #include "analyzer/support/Governor.h"
 #include "analyzer/support/ReadFile.h"
 #include "analyzer/support/Version.h"
@@ -164,7 +164,7 @@ std::string compiled_key(const std::string& path, const SourceText& ptx, const p
   return ptx::inputs_key(inputs) + ptx::sources_key(path, ptx.text, inputs);
 }
 
-// A compiled kernel: the PTX front end's facts (analyzer/ptx/KernelFacts.h) judged by every rule,
+// A compiled kernel: the PTX front end's facts (frontend/ptx/KernelFacts.h) judged by every rule,
 // through the same door as annotations.
 FileResult check_compiled(std::shared_ptr<const ptx::CompiledModule> compiled, CorePool* cores, const Config& config) {
   annotate::ParseResult none;

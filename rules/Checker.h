@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/ptx/KernelFacts.h"
+#include "frontend/ptx/KernelFacts.h"
 #include "analyzer/support/Governor.h"
-#include "rules/Finding.h"
+#include "findings/Finding.h"
 #include "rules/Config.h"
 
 namespace lp::rules {

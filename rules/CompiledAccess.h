@@ -3,7 +3,7 @@
 // address and activity terms, its hardware instruction, and the kernel's launch domain (the free
 // block extents, whether the launches are stated). What LP002 decides, and what tests decide the
 // same way.
-#include "analyzer/ptx/KernelFacts.h"
+#include "frontend/ptx/KernelFacts.h"
 #include "rules/Rule.h"
 #include <map>
 #include <string>

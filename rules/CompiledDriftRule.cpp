@@ -392,30 +392,7 @@ class CompiledDriftRule : public Rule {
     const Disagreement& d = std::get<Disagreement>(result);
     const CompiledSite& site = *same_direction[std::min(d.warp, same_direction.size() - 1)];
     const std::string at = values_text.empty() ? "" : fmt::format(" (with {})", values_text);
-    std::string message;
-    switch (d.kind) {
-      case Disagreement::Kind::ActiveLanes:
-        message = fmt::format("'{}' is annotated with active lanes {}, but the active lanes of {} of {} at {} are {}{}",
-                              x.access.name->text, lanes_text(d.annotated_active), site.access->what, kname, x.where,
-                              lanes_text(d.compiled_active), at);
-        break;
-      case Disagreement::Kind::LanePattern:
-        message = fmt::format("'{}' does not address what {} does at {}: in {}, lane {} accesses {} bytes past the first "
-                              "active lane; in the annotation's nearest issue ({}), {} bytes",
-                              x.access.name->text, kname, x.where, site.access->what, d.lane, d.compiled_offset, d.issue,
-                              d.annotated_offset);
-        break;
-      case Disagreement::Kind::Shift:
-        message = fmt::format("'{}' has the issues {} runs at {}, but not at one place of the buffer: {} is issue {} only "
-                              "{} bytes from where the instructions before it are",
-                              x.access.name->text, kname, x.where, site.access->what, d.issue,
-                              fmt::join(d.shifts_of_warp, " or "));
-        break;
-      case Disagreement::Kind::MissingIssue:
-        message = fmt::format("'{}' declares issue {}, which no instruction {} runs at {} performs", x.access.name->text,
-                              d.issue, kname, x.where);
-        break;
-    }
+    std::string message = disagreement_message(x, d, site, kname, at);
     // A difference found where the model over-approximates (a loop's iteration count, lanes that
     // leave a divergent loop) may be at a warp the kernel never runs: undecided, as LP002's are.
     for (const SymbolicAccess& sa : accesses) {
@@ -457,6 +434,37 @@ class CompiledDriftRule : public Rule {
     }
     out.finding = std::move(f);
     return out;
+  }
+
+  // The finding's message for how the compiled warps differ from the annotation; `at` is the
+  // " (with VALUES)" the unknowns were given.
+  static std::string disagreement_message(const Expectation& x, const Disagreement& d, const CompiledSite& site,
+                                          const std::string& kname, const std::string& at) {
+    std::string message;
+    switch (d.kind) {
+      case Disagreement::Kind::ActiveLanes:
+        message = fmt::format("'{}' is annotated with active lanes {}, but the active lanes of {} of {} at {} are {}{}",
+                              x.access.name->text, lanes_text(d.annotated_active), site.access->what, kname, x.where,
+                              lanes_text(d.compiled_active), at);
+        break;
+      case Disagreement::Kind::LanePattern:
+        message = fmt::format("'{}' does not address what {} does at {}: in {}, lane {} accesses {} bytes past the first "
+                              "active lane; in the annotation's nearest issue ({}), {} bytes",
+                              x.access.name->text, kname, x.where, site.access->what, d.lane, d.compiled_offset, d.issue,
+                              d.annotated_offset);
+        break;
+      case Disagreement::Kind::Shift:
+        message = fmt::format("'{}' has the issues {} runs at {}, but not at one place of the buffer: {} is issue {} only "
+                              "{} bytes from where the instructions before it are",
+                              x.access.name->text, kname, x.where, site.access->what, d.issue,
+                              fmt::join(d.shifts_of_warp, " or "));
+        break;
+      case Disagreement::Kind::MissingIssue:
+        message = fmt::format("'{}' declares issue {}, which no instruction {} runs at {} performs", x.access.name->text,
+                              d.issue, kname, x.where);
+        break;
+    }
+    return message;
   }
 };
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <toml++/toml.h>
 
-#include "analyzer/annotate/LaunchFacts.h"
+#include "frontend/annotate/LaunchFacts.h"
 
 #include "analyzer/support/ReadFile.h"
 #include "rules/Rule.h"

@@ -25,8 +25,8 @@
 #include <string>
 
 #include "analyzer/diag/Diagnostic.h"
-#include "analyzer/ptx/KernelFacts.h"
-#include "rules/Finding.h"
+#include "frontend/ptx/KernelFacts.h"
+#include "findings/Finding.h"
 #include "solver/Result.h"
 #include "analyzer/support/Error.h"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/annotate/AnnotationParser.h"
+#include "frontend/annotate/AnnotationParser.h"
 #include "solver/Result.h"
 
 namespace lp::rules {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/annotate/AnnotationParser.h"
-#include "rules/Finding.h"
+#include "frontend/annotate/AnnotationParser.h"
+#include "findings/Finding.h"
 
 namespace lp::rules {
 

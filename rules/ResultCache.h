@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "analyzer/diag/Diagnostic.h"
-#include "rules/Finding.h"
+#include "findings/Finding.h"
 #include "rules/Config.h"
 
 namespace lp::rules {

@@ -5,16 +5,16 @@
 //
 // A rule looks at one file's facts, whatever front end produced them: the annotations (their
 // statements and the buffer graph built from them) and, for a compiled kernel, the PTX front end's
-// facts (analyzer/ptx/KernelFacts.h). It reports findings and the obligations it decided through a
+// facts (frontend/ptx/KernelFacts.h). It reports findings and the obligations it decided through a
 // FindingSink, which applies the statement's `allow` suppressions and the configured severity.
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "analyzer/ptx/KernelFacts.h"
+#include "frontend/ptx/KernelFacts.h"
 #include "analyzer/support/Parallel.h"
-#include "rules/Finding.h"
+#include "findings/Finding.h"
 #include "rules/AlgebraSteps.h"
 #include "rules/BufferGraph.h"
 #include "rules/Config.h"

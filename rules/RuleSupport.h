@@ -7,7 +7,7 @@
 
 #include "analyzer/algebra/Legality.h"
 #include "hw/BankModel.h"
-#include "rules/Finding.h"
+#include "findings/Finding.h"
 #include "solver/Result.h"
 
 namespace lp::rules {

@@ -3,7 +3,7 @@
 // the byte-address swizzle it amounts to, and the period of the absolute address bits it reads.
 #include <optional>
 
-#include "analyzer/annotate/Statement.h"
+#include "frontend/annotate/Statement.h"
 #include "analyzer/ir/Layout.h"
 #include "analyzer/ir/Print.h"
 #include "hw/TmaSwizzle.h"

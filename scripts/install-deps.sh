@@ -10,7 +10,7 @@ packages=(
   chromium  # headless browser for tests/report_html (renders the HTML report)
   clang-14 libclang-rt-14-dev  # libFuzzer and the sanitizer runtimes for fuzz/ (scripts/fuzz.sh)
   help2man zsh  # man pages from --help; the zsh completion test (tests/packaging)
-  shellcheck yamllint  # the CI examples' lint (tests/packaging/test_workflow.sh)
+  shellcheck yamllint  # the CI examples' lint (tests/packaging/test_ci_examples.sh)
   debootstrap  # the clean Debian 12 root of the package test (scripts/test-deb.sh)
   llvm-14-tools  # LLVM's FileCheck for the golden diagnostic tests (tests/golden)
 )
@@ -57,7 +57,7 @@ if ! python3 -c "import importlib.metadata as m; assert m.version('check-jsonsch
 fi
 
 # NVIDIA's disassembler for `check --cuda`/`-p`: the cubin's placement of shared variables
-# (analyzer/ptx/SharedPlacement.h, docs/ptx.md) is read from nvdisasm's listing. The toolkit's own
+# (frontend/ptx/SharedPlacement.h, docs/ptx.md) is read from nvdisasm's listing. The toolkit's own
 # is used where present; the pinned wheel (5 MB) installs it under python3's packages.
 if ! python3 -c "import importlib.metadata as m; assert m.version('nvidia-cuda-nvdisasm') == '13.5.37'" 2>/dev/null; then
   python3 -m pip install --quiet --no-deps nvidia-cuda-nvdisasm==13.5.37

@@ -22,6 +22,40 @@ uint64_t swizzle_bits(uint64_t v, const Swizzle& s) {
   return v ^ (s.shift() >= 0 ? (y >> s.shift()) : (y << -s.shift()));
 }
 
+// Smem index -> element offset: to_f2 orders its columns by mode; the index splits across the
+// modes in the layout's order (Layout::split), so map each index bit to its column.
+std::vector<uint64_t> element_of_index_bit(const F2Layout& el, IndexOrder order) {
+  std::vector<uint64_t> elem_of_bit(el.input_bits(), 0);
+  const auto& mb = el.mode_bits;
+  const bool colex = order == IndexOrder::Colex;
+  size_t col = 0;
+  for (size_t k = 0; k < mb.size(); ++k) {
+    size_t start = 0;
+    for (size_t j = 0; j < mb.size(); ++j)
+      if (colex ? j < k : j > k) start += static_cast<size_t>(mb[j]);
+    for (int j = 0; j < mb[k]; ++j) elem_of_bit[start + static_cast<size_t>(j)] = el.cols[col++][0];
+  }
+  return elem_of_bit;
+}
+
+// Vector contiguity (n = elements per access, a power of two): if the coordinate along the
+// contiguous mode d and the element offset are always multiples of n, c_d | (n-1) stays inside
+// mode d, and index bit shift_d + t maps to element 2^t for t < log2 n, then moving j < n
+// along d adds exactly j to the element offset (every step an XOR on clear bits). `along` is
+// every bit the coordinate along d can have.
+bool vector_steps_contiguous(int n, uint64_t elem_const, const std::vector<uint64_t>& elem_cols, uint64_t along,
+                             int64_t mode_size, int mode_shift, const std::vector<uint64_t>& elem_of_bit) {
+  const uint64_t mask = static_cast<uint64_t>(n - 1);
+  bool ok = (elem_const & mask) == 0;
+  for (uint64_t c : elem_cols) ok = ok && (c & mask) == 0;
+  ok = ok && (along & mask) == 0 && (along | mask) < static_cast<uint64_t>(mode_size);
+  for (int t = 0; ok && (int64_t{1} << t) < n; ++t) {
+    size_t p = static_cast<size_t>(mode_shift + t);
+    ok = p < elem_of_bit.size() && elem_of_bit[p] == (uint64_t{1} << t);
+  }
+  return ok;
+}
+
 }  // namespace
 
 std::optional<F2AccessMap> F2AccessMap::build(const SmemAccess& a, std::string* why_not) {
@@ -93,22 +127,10 @@ std::optional<F2AccessMap> F2AccessMap::build(const SmemAccess& a, std::string* 
     return idx;
   };
 
-  // Smem index -> element offset: to_f2 orders its columns by mode; the index splits across the
-  // modes in the layout's order (Layout::split), so map each index bit to its column.
+  // Smem index -> element offset.
   auto el = to_f2(a.element_part(), &why);
   if (!el) return fail("the smem layout is not F2-linear: " + why);
-  std::vector<uint64_t> elem_of_bit(el->input_bits(), 0);
-  {
-    const auto& mb = el->mode_bits;
-    const bool colex = a.element_part().order() == IndexOrder::Colex;
-    size_t col = 0;
-    for (size_t k = 0; k < mb.size(); ++k) {
-      size_t start = 0;
-      for (size_t j = 0; j < mb.size(); ++j)
-        if (colex ? j < k : j > k) start += static_cast<size_t>(mb[j]);
-      for (int j = 0; j < mb[k]; ++j) elem_of_bit[start + static_cast<size_t>(j)] = el->cols[col++][0];
-    }
-  }
+  const std::vector<uint64_t> elem_of_bit = element_of_index_bit(*el, a.element_part().order());
   // In range, an index has no bits at or above the element layout's input width.
   auto elem_linear = [&](uint64_t idx) {
     uint64_t e = 0;
@@ -166,30 +188,19 @@ std::optional<F2AccessMap> F2AccessMap::build(const SmemAccess& a, std::string* 
     }
   }
 
-  // Vector contiguity (n = elements per access, a power of two): if the coordinate along the
-  // contiguous mode d and the element offset are always multiples of n, c_d | (n-1) stays inside
-  // mode d, and index bit shift_d + t maps to element 2^t for t < log2 n, then moving j < n
-  // along d adds exactly j to the element offset (every step an XOR on clear bits).
+  // Vector contiguity along the contiguous mode d (vector_steps_contiguous).
   const int n = a.elements_per_access();
   if (n == 1) {
     m.vectors_shown_ = true;
   } else if (!by_index && a.vector_mode()) {
     const size_t d = *a.vector_mode();
-    const uint64_t mask = static_cast<uint64_t>(n - 1);
     uint64_t along = 0;
-    bool ok = (elem_const & mask) == 0;
-    for (size_t i = 0; i < n_in; ++i) ok = ok && (elem_cols[i] & mask) == 0;
     for (size_t ax = 0; ax < axes.size(); ++ax)
       if (axes[ax].path()[0] == d) {
         along = lanes->constant[ax];
         for (size_t i = 0; i < n_in; ++i) along |= coord_cols[i][ax];
       }
-    ok = ok && (along & mask) == 0 && (along | mask) < static_cast<uint64_t>(dims[d]);
-    for (int t = 0; ok && (int64_t{1} << t) < n; ++t) {
-      size_t p = static_cast<size_t>(shift[d] + t);
-      ok = p < elem_of_bit.size() && elem_of_bit[p] == (uint64_t{1} << t);
-    }
-    m.vectors_shown_ = ok;
+    m.vectors_shown_ = vector_steps_contiguous(n, elem_const, elem_cols, along, dims[d], shift[d], elem_of_bit);
   }
   return m;
 }

@@ -1,7 +1,7 @@
 #pragma once
 // The proof obligations of one shared-memory instruction recovered from PTX, whose per-lane
 // addresses are bit-vector terms over the lane index and warp-uniform unknowns
-// (analyzer/term/Term.h):
+// (frontend/term/Term.h):
 //
 //   conflict-free  for every value of the uniform unknowns, the warp's access costs the ideal
 //                  number of wavefronts in the bank model of hw/BankModel.h (phases, broadcast,
@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/term/Term.h"
+#include "frontend/term/Term.h"
 #include "hw/Arch.h"
 #include "hw/BankModel.h"
 #include "hw/SmemInstr.h"

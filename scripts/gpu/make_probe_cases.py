@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes probe cases for the rules hw/README.md did not measure directly, with the bank
+"""Writes probe cases for the rules docs/hardware.md did not measure directly, with the bank
 model's prediction in column 3 (from `layoutproof banks --json`).
 
 usage: make_probe_cases.py LAYOUTPROOF_BINARY > scripts/gpu/probe_cases.tsv

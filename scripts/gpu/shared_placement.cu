@@ -1,7 +1,7 @@
 // Where the hardware sees each kernel's shared variables: every kernel writes the shared-window
 // address of each of its variables (__cvta_generic_to_shared) to `out`, next to one access per
 // variable so that nvcc keeps it. `layoutproof check --cuda` reads the same placement from the cubin
-// (analyzer/ptx/SharedPlacement.h); tests/ptx/test_shared_placement.cpp compares the two on the
+// (frontend/ptx/SharedPlacement.h); tests/ptx/test_sass.cpp compares the two on the
 // measurements in tests/data/sass/sm90_shared_placement.tsv.
 //   nvcc -O3 -lineinfo -arch=sm_90a scripts/gpu/shared_placement.cu -o placement && ./placement
 #include <cstdio>

@@ -103,8 +103,8 @@ struct Suite {
   }
 };
 
-void generate(Suite& s) {
-  LayoutGen g(20250117);
+// Plain layouts: composition, coalesce and filters, complements (to a size or a shape) and inverses.
+void add_layout_cases(Suite& s, LayoutGen& g) {
   for (int i = 0; i < 550; ++i) {
     g.allow_dynamic = i % 3 == 0;
     g.allow_negative = i % 5 == 0;
@@ -162,8 +162,11 @@ void generate(Suite& s) {
           [=] { return lp::decide_claims(op_complement(to_ir(l), Cotarget{shape})); },
           [=](const Layout& r) { return check_complement(l, m, from_ir(r)); });
   }
-  // Swizzled layouts (CuTe's swizzle_layout.hpp): inverses, max_common_vector and A o (Sw o B).
-  // Static only: CuTe's rewrite A o Sw = Sw' o A evaluates A at the masks at compile time.
+}
+
+// Swizzled layouts (CuTe's swizzle_layout.hpp): inverses, max_common_vector and A o (Sw o B).
+// Static only: CuTe's rewrite A o Sw = Sw' o A evaluates A at the masks at compile time.
+void add_swizzled_cases(Suite& s, LayoutGen& g) {
   for (int i = 0; i < 250; ++i) {
     const Swizzle sw = random_swizzle(g);
     const CuteLayout l = g.chance(0.7) ? g.compact() : g.any();
@@ -195,8 +198,11 @@ void generate(Suite& s) {
           [=] { return lp::decide_claims(op_compose(ai, in)); },
           [=](const Layout& r) { return lp::decide_claims(claim_composition(ai, in, r)); });
   }
-  // Layouts composed with layouts (CuTe's ComposedLayout<A, O, B>, layout_composed.hpp): inverses of
-  // X o O o B and of X o _0 o Sw o _0 o B, A o (X o _0 o B), and (X o O o B) o C.
+}
+
+// Layouts composed with layouts (CuTe's ComposedLayout<A, O, B>, layout_composed.hpp): inverses of
+// X o O o B and of X o _0 o Sw o _0 o B, A o (X o _0 o B), and (X o O o B) o C.
+void add_composed_layout_cases(Suite& s, LayoutGen& g) {
   for (int i = 0; i < 250; ++i) {
     const CuteLayout x = g.compact(2);
     const CuteLayout b = g.chance(0.7) ? g.compact() : g.any();
@@ -226,6 +232,10 @@ void generate(Suite& s) {
             [=](const Layout& r) { return lp::decide_claims(claim_composition(ai, in, r)); });
     }
   }
+}
+
+// Divides by a layout or a tuple of tilers, products, tile_to_shape and max_common_vector.
+void add_divide_and_product_cases(Suite& s, LayoutGen& g) {
   for (int i = 0; i < 250; ++i) {
     g.allow_dynamic = i % 4 == 0;
     CuteLayout l = g.compact();
@@ -272,6 +282,15 @@ void generate(Suite& s) {
             fmt::format("max_common_vector({},{})", cpp_layout(c), cpp_layout(e)),
             [=] { return lp::decide_claims(op_max_common_vector(to_ir(c), to_ir(e))); });
   }
+}
+
+// The cases, family by family, from one seeded generator whose flags and state carry over.
+void generate(Suite& s) {
+  LayoutGen g(20250117);
+  add_layout_cases(s, g);
+  add_swizzled_cases(s, g);
+  add_composed_layout_cases(s, g);
+  add_divide_and_product_cases(s, g);
 }
 
 }  // namespace

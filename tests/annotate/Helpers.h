@@ -2,7 +2,7 @@
 // Shared helpers of the annotation tests.
 #include <string>
 
-#include "analyzer/annotate/AnnotationParser.h"
+#include "frontend/annotate/AnnotationParser.h"
 
 namespace lp::annotate::test {
 

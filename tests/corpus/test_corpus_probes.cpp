@@ -12,7 +12,7 @@
 #include <map>
 #include <set>
 
-#include "analyzer/annotate/AnnotationParser.h"
+#include "frontend/annotate/AnnotationParser.h"
 #include "hw/Arch.h"
 #include "hw/TmaSwizzle.h"
 #include "solver/SmemAccess.h"

@@ -15,7 +15,7 @@
 #include <map>
 #include <sstream>
 
-#include "analyzer/annotate/AnnotationParser.h"
+#include "frontend/annotate/AnnotationParser.h"
 #include "analyzer/parse/Parsers.h"
 #include "support/Files.h"
 #include "support/Process.h"

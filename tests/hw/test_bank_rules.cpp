@@ -1,4 +1,4 @@
-// Rule-level checks of the bank model against hand-computed wavefront counts (hw/README.md
+// Rule-level checks of the bank model against hand-computed wavefront counts (docs/hardware.md
 // rules worked by hand in the comments, not by the code under test).
 #include <catch2/catch.hpp>
 #include <functional>

@@ -17,7 +17,7 @@ std::string address_list(int64_t stride, int count = 32, int64_t base = 0) {
 }  // namespace
 
 TEST_CASE("banks --json follows the contract", "[hw][cli]") {
-  // hw/README.md G_ld128_pairs: lane pairs share a 16-byte chunk -> merged, 2 wavefronts.
+  // docs/hardware.md G_ld128_pairs: lane pairs share a 16-byte chunk -> merged, 2 wavefronts.
   std::string pairs;
   for (int t = 0; t < 32; ++t) pairs += (t ? "," : "") + std::to_string(16 * (t / 2));
   auto r = run_layoutproof({"banks", "--arch", "sm_90", "--instr", "ld.shared.v4.b32", "--addresses", pairs, "--json"});

@@ -1,4 +1,4 @@
-// The compilation-database reader (analyzer/cuda/CompileDatabase.h) on the entries CMake and
+// The compilation-database reader (frontend/cuda/CompileDatabase.h) on the entries CMake and
 // hand-written databases hold: the oracle is nvcc's own documentation of its options (nvcc --help)
 // and clang's JSONCompilationDatabase format; the commands below are CMake 3.25's, as it writes
 // them for CUDA targets with the Ninja generator (tests/data/cuda_project, configured).
@@ -6,7 +6,7 @@
 
 #include <memory>
 
-#include "analyzer/cuda/CompileDatabase.h"
+#include "frontend/cuda/CompileDatabase.h"
 
 namespace {
 

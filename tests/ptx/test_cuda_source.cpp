@@ -1,9 +1,9 @@
-// The host-code reader (analyzer/cuda/CudaSource.h) on host code written for the purpose: which
+// The host-code reader (frontend/cuda/CudaSource.h) on host code written for the purpose: which
 // launches it reads as constants, which it refuses and why, kernel definitions with their
 // parameters, and the matching of launches to the PTX kernels' demangled names.
 #include <catch2/catch.hpp>
 
-#include "analyzer/cuda/CudaSource.h"
+#include "frontend/cuda/CudaSource.h"
 
 using lp::cuda::HostLaunch;
 

@@ -5,7 +5,7 @@
 // unknown where one does, with Z3's own reason where only per-lane values show the conflict.
 #include <catch2/catch.hpp>
 
-#include "analyzer/ptx/KernelFacts.h"
+#include "frontend/ptx/KernelFacts.h"
 #include "rules/CompiledAccess.h"
 #include "solver/SymbolicAccess.h"
 #include "support/Files.h"

@@ -9,7 +9,7 @@
 #include <set>
 #include <sstream>
 
-#include "analyzer/ptx/PtxEval.h"
+#include "frontend/ptx/PtxEval.h"
 #include "hw/BankModel.h"
 #include "replay/Process.h"
 #include "solver/SymbolicAccess.h"

@@ -12,8 +12,8 @@
 #include <set>
 #include <sstream>
 
-#include "analyzer/annotate/Statement.h"
-#include "analyzer/ptx/KernelFacts.h"
+#include "frontend/annotate/Statement.h"
+#include "frontend/ptx/KernelFacts.h"
 #include "hw/BankModel.h"
 #include "ptx/PtxOracle.h"
 #include "rules/CompiledAccess.h"

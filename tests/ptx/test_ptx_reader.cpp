@@ -5,7 +5,7 @@
 #include <fstream>
 #include <string>
 
-#include "analyzer/ptx/PtxEval.h"
+#include "frontend/ptx/PtxEval.h"
 
 namespace {
 

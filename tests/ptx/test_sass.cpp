@@ -17,10 +17,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "analyzer/ptx/MergedAccess.h"
-#include "analyzer/ptx/SharedPlacement.h"
-#include "analyzer/sass/SassConstants.h"
-#include "analyzer/sass/SassListing.h"
+#include "frontend/ptx/MergedAccess.h"
+#include "frontend/ptx/SharedPlacement.h"
+#include "frontend/sass/SassConstants.h"
+#include "frontend/sass/SassListing.h"
 #include "analyzer/support/Process.h"
 #include "replay/Process.h"
 #include "support/Process.h"

@@ -5,7 +5,7 @@
 #include <map>
 #include <random>
 
-#include "analyzer/term/Term.h"
+#include "frontend/term/Term.h"
 #include "solver/SymbolicAccess.h"
 
 using lp::term::TermId;

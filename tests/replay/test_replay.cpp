@@ -11,7 +11,7 @@
 #include "replay/Process.h"
 #include "replay/Replay.h"
 #include "replay/Run.h"
-#include "rules/Counterexample.h"
+#include "findings/Counterexample.h"
 
 using nlohmann::json;
 using namespace lp::replay;

@@ -5,7 +5,7 @@
 #include "Fixtures.h"
 #include "XmlSupport.h"
 #include "report/Baseline.h"
-#include "report/FindingsDoc.h"
+#include "report/pages/FindingsDoc.h"
 #include "report/TextReport.h"
 
 using namespace lp;

@@ -8,7 +8,7 @@
 #include <regex>
 #include <set>
 
-#include "report/HtmlReport.h"
+#include "report/pages/HtmlReport.h"
 #include "support/Files.h"
 #include "support/Process.h"
 
@@ -83,7 +83,7 @@ std::set<std::pair<int64_t, int64_t>> expected_collisions(const std::vector<int6
 TEST_CASE("LP002: the lane x bank grid is 32x32 and highlights exactly the colliding lanes", "[html]") {
   const FindingsDoc doc = planted();
   const std::string html = lp::report::render_html_report(doc);
-  // instruction -> (lanes per phase, bytes per lane) for the planted instructions (hw/README.md).
+  // instruction -> (lanes per phase, bytes per lane) for the planted instructions (docs/hardware.md).
   const std::map<std::string, std::pair<int, int>> phases = {
       {"ldmatrix.x4", {8, 16}}, {"st.shared.b32", {32, 4}}, {"ld.shared.v4.b32", {8, 16}}};
   size_t seen = 0;

@@ -1,8 +1,8 @@
 // summary.md: the findings table, the per-finding sections, and Markdown-inert hostile text.
 #include <catch2/catch.hpp>
 
-#include "report/HtmlReport.h"
-#include "report/MarkdownReport.h"
+#include "report/pages/HtmlReport.h"
+#include "report/pages/MarkdownReport.h"
 #include "support/Files.h"
 
 namespace {

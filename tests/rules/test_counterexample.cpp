@@ -1,12 +1,12 @@
-// The counterexample codec (rules/Counterexample.h): every kind survives JSON and back unchanged,
+// The counterexample codec (findings/Counterexample.h): every kind survives JSON and back unchanged,
 // and a file whose counterexample lacks a field, has one of the wrong type, or names no kind is
 // refused with the field's path.
 #include <catch2/catch.hpp>
 
 #include <set>
 
-#include "rules/Counterexample.h"
-#include "rules/Finding.h"
+#include "findings/Counterexample.h"
+#include "findings/Finding.h"
 
 using lp::rules::Counterexample;
 using nlohmann::json;

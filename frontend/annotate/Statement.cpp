@@ -1,0 +1,54 @@
+#include "frontend/annotate/Statement.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace lp::annotate {
+
+const char* space_name(Space s) {
+  switch (s) {
+    case Space::Smem: return "smem";
+    case Space::Tmem: return "tmem";
+    case Space::Regs: return "regs";
+    case Space::Global: return "global";
+  }
+  return "smem";
+}
+
+const char* product_name(ProductKind k) {
+  switch (k) {
+    case ProductKind::Logical: return "logical_product";
+    case ProductKind::Blocked: return "blocked_product";
+    case ProductKind::Raked: return "raked_product";
+    case ProductKind::TileToShape: return "tile_to_shape";
+  }
+  return "logical_product";
+}
+
+const char* divide_name(DivideKind k) {
+  switch (k) {
+    case DivideKind::Logical: return "logical_divide";
+    case DivideKind::Zipped: return "zipped_divide";
+    case DivideKind::Tiled: return "tiled_divide";
+    case DivideKind::Flat: return "flat_divide";
+  }
+  return "logical_divide";
+}
+
+const char* expect_name(ExpectKind k) {
+  switch (k) {
+    case ExpectKind::Injective: return "injective";
+    case ExpectKind::ConflictFree: return "conflict-free";
+    case ExpectKind::Wavefronts: return "wavefronts";
+    case ExpectKind::Covers: return "covers";
+    case ExpectKind::Illegal: return "illegal";
+    case ExpectKind::Compiled: return "compiled";
+  }
+  return "injective";
+}
+
+SourceLoc operand_loc(const Operand& o) {
+  return std::visit([](const auto& x) { return x.loc; }, o);
+}
+
+}  // namespace lp::annotate
