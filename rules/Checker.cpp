@@ -5,10 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <mutex>
 #include <set>
 #include <sstream>
@@ -108,29 +105,19 @@ FileResult check_text(const annotate::ParseResult& parsed, const Config& config,
   return r;
 }
 
-// A file that cannot be opened or read (permissions, an I/O error) is an LP000 error of its own.
-rules::Finding unreadable(const std::string& path, const std::string& why) {
-  return run_problem({}, fmt::format("{}: cannot be read: {}", path, why), rules::FindingKind::Invalid);
-}
+// A file that cannot be read (permissions, an I/O error, not a regular file, grown past the size
+// limit since it was listed) is an LP000 error of its own; `why` is "PATH: PROBLEM".
+rules::Finding unreadable(const std::string& why) { return run_problem({}, why, rules::FindingKind::Invalid); }
 
-// A file's bytes, at most one past the size limit: a file that grew since it was listed is
-// refused by the scanner as too large, never read whole into memory. nullopt: unreadable (`why`).
+// A file's bytes, read as every file a user names is (read_regular_file: never more than the limit,
+// a FIFO or a device refused). nullopt: not read, and `why` says why.
 std::optional<std::string> read_bounded(const std::string& path, std::string& why) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    why = std::strerror(errno);
+  try {
+    return read_regular_file(path, kMaxFileBytes);
+  } catch (const FileReadError& e) {
+    why = e.what();
     return std::nullopt;
   }
-  std::string text;
-  char chunk[1 << 16];
-  while (text.size() <= kMaxFileBytes && in.read(chunk, sizeof chunk).gcount() > 0)
-    text.append(chunk, static_cast<size_t>(in.gcount()));
-  if (in.bad()) {
-    why = "read error";
-    return std::nullopt;
-  }
-  if (text.size() > kMaxFileBytes + 1) text.resize(kMaxFileBytes + 1);
-  return text;
 }
 
 // Findings on generated statements move to the generating call site; its line is shown when the
@@ -182,7 +169,7 @@ FileResult check_file(const std::string& path, const CheckOptions& opt, const Ru
                       bool& stored) {
   std::string why;
   std::optional<std::string> read = read_bounded(path, why);
-  if (!read) return FileResult{{unreadable(path, why)}, {}, {}};
+  if (!read) return FileResult{{unreadable(why)}, {}, {}};
   std::string text = std::move(*read);
   if (is_ptx_path(path)) {
     // Cached by the PTX's content and everything else its results rest on (the launches, the

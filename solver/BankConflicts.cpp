@@ -9,6 +9,7 @@
 #include "analyzer/support/Governor.h"
 #include "hw/BankModel.h"
 #include "hw/HwError.h"
+#include "solver/BankEncoding.h"
 #include "solver/Obligation.h"
 #include "solver/F2Conflicts.h"
 #include "solver/QueryLog.h"
@@ -314,57 +315,9 @@ Encoded encode(z3::context& ctx, const SmemAccess& a, const Z3Layout& enc) {
             z3::sle(addr + k(a.instr().bytes), k(a.arch().max_smem_bytes_per_block));
     address.push_back(addr);
   }
-  // Phase costs, for the unmerged and (where the load may merge) the merged phase split.
-  const unsigned cw = 16;
-  auto cnt = [&](int64_t v) { return ctx.bv_val(v, cw); };
-  const int words_per_access = std::max(1, a.instr().bytes / a.arch().bank_bytes);
-  const int word_shift = std::countr_zero(static_cast<unsigned>(a.arch().bank_bytes));  // bank words are a power of two
-  auto structure_cost = [&](bool merged) {
-    z3::expr total = cnt(0);
-    int64_t busy_phases = 0;  // phases with an active lane: the others cost nothing (hw/BankModel.h)
-    for (const auto& lanes_of_phase : hw::phase_lanes(a.instr(), merged)) {
-      if (std::none_of(lanes_of_phase.begin(), lanes_of_phase.end(), [&](int l) { return a.is_active(l); })) continue;
-      ++busy_phases;
-      std::vector<z3::expr> words;
-      for (int lane : lanes_of_phase)
-        if (a.is_active(lane))
-          for (int j = 0; j < words_per_access; ++j) words.push_back(z3::lshr(address[static_cast<size_t>(lane)], k(word_shift)) + k(j));
-      std::vector<z3::expr> counted;  // the word counts toward its bank (first occurrence, or every access)
-      std::vector<z3::expr> bank_of;
-      for (size_t c = 0; c < words.size(); ++c) {
-        bank_of.push_back(z3::urem(words[c], k(a.arch().banks)));
-        z3::expr first = ctx.bool_val(true);
-        if (a.instr().broadcast)
-          for (size_t d = 0; d < c; ++d) first = first && words[d] != words[c];
-        counted.push_back(first);
-      }
-      z3::expr busiest = cnt(1);
-      for (int bank = 0; bank < a.arch().banks; ++bank) {
-        z3::expr load = cnt(0);
-        for (size_t c = 0; c < words.size(); ++c)
-          load = load + z3::ite(counted[c] && bank_of[c] == k(bank), cnt(1), cnt(0));
-        busiest = z3::ite(z3::ugt(load, busiest), load, busiest);
-      }
-      total = total + busiest;
-    }
-    return std::pair{total, cnt(std::max<int64_t>(busy_phases, 1))};
-  };
-  auto [total_u, ideal_u] = structure_cost(false);
-  z3::expr total = total_u, ideal = ideal_u;
-  if (a.arch().load_merging && a.instr().mergeable) {
-    auto [total_m, ideal_m] = structure_cost(true);
-    z3::expr merged = ctx.bool_val(false);
-    for (int x : hw::kMergePartnerXors) {
-      // hw::loads_merge: every active lane whose partner is active reads the partner's address.
-      z3::expr partners = ctx.bool_val(true);
-      for (int t = 0; t < hw::kWarpLanes; ++t)
-        if (a.is_active(t) && a.is_active(t ^ x))
-          partners = partners && address[static_cast<size_t>(t)] == address[static_cast<size_t>(t ^ x)];
-      merged = merged || partners;
-    }
-    total = z3::ite(merged, total_m, total_u);
-    ideal = z3::ite(merged, ideal_m, ideal_u);
-  }
+  bank_encoding::WarpTerms warp{address, {}};
+  for (int lane = 0; lane < hw::kWarpLanes; ++lane) warp.active.push_back(ctx.bool_val(lane < used && a.is_active(lane)));
+  const auto [total, ideal] = bank_encoding::wavefronts(a.arch(), a.instr(), warp);
   return Encoded{total, ideal, domain, valid, issue_vars, base_var, address};
 }
 

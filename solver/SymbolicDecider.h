@@ -12,6 +12,7 @@
 
 #include "frontend/term/Term.h"
 #include "hw/BankModel.h"
+#include "solver/BankEncoding.h"
 #include "solver/Obligation.h"
 #include "solver/Result.h"
 #include "solver/SymbolicAccess.h"
@@ -138,8 +139,7 @@ class Decider {
   SymbolicProperty z3_alignment();
   SymbolicProperty z3_bounds();
   SymbolicProperty one_lane_answer(z3::solver& s, Z3Terms& T, Property which);
-  z3::expr words_clash(z3::context& ctx, const z3::expr& ai, const z3::expr& aj) const;
-  z3::expr conflict_in(Z3Terms& T, z3::context& ctx, bool merged);
+  bank_encoding::WarpTerms warp_terms(Z3Terms& T, z3::context& ctx);
   z3::expr pair_conflict(Z3Terms& T, z3::context& ctx);
   SymbolicProperty z3_conflicts();
   bool lanes_in_one_run(const std::vector<TermId>& conds);

@@ -274,37 +274,14 @@ SymbolicProperty Decider::one_lane_answer(z3::solver& s, Z3Terms& T, Property wh
   return confirm(which, Engine::Z3, ev);
 }
 
-// Two lanes' accesses (at byte addresses ai, aj) meet on a bank: some word of one and some word
-// of the other share a bank, and for instructions that broadcast, the words differ.
-z3::expr Decider::words_clash(z3::context& ctx, const z3::expr& ai, const z3::expr& aj) const {
-  const unsigned word_shift = static_cast<unsigned>(__builtin_ctz(static_cast<unsigned>(a_.arch->bank_bytes)));
-  const uint64_t bank_mask = static_cast<uint64_t>(a_.arch->banks - 1);
-  const int words = std::max(1, a_.bytes / a_.arch->bank_bytes);
-  const z3::expr wi = z3::lshr(ai, ctx.bv_val(word_shift, 32)), wj = z3::lshr(aj, ctx.bv_val(word_shift, 32));
-  z3::expr clash = ctx.bool_val(false);
-  for (int x = 0; x < words; ++x)
-    for (int y = 0; y < words; ++y) {
-      const z3::expr u = wi + ctx.bv_val(x, 32), v = wj + ctx.bv_val(y, 32);
-      z3::expr same_bank = ((u ^ v) & ctx.bv_val(bank_mask, 32)) == ctx.bv_val(0, 32);
-      clash = clash || (a_.instr->broadcast ? (same_bank && u != v) : same_bank);
-    }
-  return clash;
-}
-
-// Some phase has two active lanes whose words share a bank (different words for instructions
-// that broadcast, any two accesses for cp.async), with every active lane aligned and inside
-// shared memory (the other obligations cover those).
-z3::expr Decider::conflict_in(Z3Terms& T, z3::context& ctx, bool merged) {
-  z3::expr any = ctx.bool_val(false);
-  for (const std::vector<int>& phase : hw::phase_lanes(*a_.instr, merged))
-    for (size_t i = 0; i < phase.size(); ++i)
-      for (size_t j = i + 1; j < phase.size(); ++j) {
-        const int li = phase[i], lj = phase[j];
-        if (li >= a_.address_lanes || lj >= a_.address_lanes) continue;
-        any = any || (T.holds(a_.active, li) && T.holds(a_.active, lj) &&
-                      words_clash(ctx, T.at(a_.address, li), T.at(a_.address, lj)));
-      }
-  return any;
+// The warp's addresses and activity as the shared bank encoding takes them (BankEncoding.h).
+bank_encoding::WarpTerms Decider::warp_terms(Z3Terms& T, z3::context& ctx) {
+  bank_encoding::WarpTerms warp;
+  for (int l = 0; l < hw::kWarpLanes; ++l) {
+    warp.address.push_back(T.at(a_.address, l));
+    warp.active.push_back(l < a_.address_lanes ? T.holds(a_.active, l) : ctx.bool_val(false));
+  }
+  return warp;
 }
 
 // Two symbolic lanes of one phase that clash: the query for instructions that never merge.
@@ -319,7 +296,7 @@ z3::expr Decider::pair_conflict(Z3Terms& T, z3::context& ctx) {
   for (const auto& [l, ai] : {std::pair{li, T.at(a_.address, li)}, std::pair{lj, T.at(a_.address, lj)}})
     c = c && T.holds(a_.active, l) && z3::urem(ai, ctx.bv_val(a_.bytes, 32)) == ctx.bv_val(0, 32) &&
         z3::ule(ai, ctx.bv_val(static_cast<uint64_t>(a_.arch->max_smem_bytes_per_block - a_.bytes), 32));
-  return c && words_clash(ctx, T.at(a_.address, li), T.at(a_.address, lj));
+  return c && bank_encoding::words_clash(*a_.arch, *a_.instr, T.at(a_.address, li), T.at(a_.address, lj));
 }
 
 SymbolicProperty Decider::z3_conflicts() {
@@ -355,17 +332,10 @@ SymbolicProperty Decider::z3_conflicts() {
   // over-approximated, a proof for the modelled lanes says nothing of the lanes that really run.
   if (!activity_known_)
     return unknown(Engine::Z3, "which lanes execute this load is not modelled, and whether it merges depends on them");
-  const z3::expr unmerged = conflict_in(T, ctx, false);
-  // hw::loads_merge: every active lane whose partner is active reads the partner's address.
-  z3::expr merges = ctx.bool_val(false);
-  for (int x : hw::kMergePartnerXors) {
-    z3::expr partners = ctx.bool_val(true);
-    for (int l = 0; l < hw::kWarpLanes; ++l)
-      partners = partners && z3::implies(T.holds(a_.active, l) && T.holds(a_.active, l ^ x),
-                                         T.at(a_.address, l) == T.at(a_.address, l ^ x));
-    merges = merges || partners;
-  }
-  const z3::expr merged = merges && conflict_in(T, ctx, true);
+  const bank_encoding::WarpTerms warp = warp_terms(T, ctx);
+  const z3::expr unmerged = bank_encoding::some_phase_conflicts(*a_.arch, *a_.instr, warp, false);
+  const z3::expr merges = bank_encoding::loads_merge(*a_.arch, *a_.instr, warp);
+  const z3::expr merged = merges && bank_encoding::some_phase_conflicts(*a_.arch, *a_.instr, warp, true);
   s.add((!merges && unmerged) || merged);
   return decide();
 }
