@@ -150,12 +150,6 @@ z3::expr Z3Terms::lane_var(int k) {
   return lanes_[static_cast<size_t>(k)];
 }
 
-uint64_t Z3Terms::lane_value(const z3::model& m, int k) {
-  uint64_t x = 0;
-  m.eval(lane_var(k), true).is_numeral_u64(x);
-  return x;
-}
-
 z3::expr Z3Terms::domains() {
   z3::expr d = ctx_.bool_val(true);
   for (auto& [v, e] : uniforms_) {

@@ -45,7 +45,6 @@ class Z3Terms {
   static z3::expr low(const z3::expr& e, unsigned k) { return e.extract(k - 1, 0); }
   /// The k-th symbolic lane's number.
   z3::expr lane_var(int k);
-  uint64_t lane_value(const z3::model& m, int k);
 
   /// The domains of every uniform unknown created so far.
   z3::expr domains();

@@ -105,8 +105,6 @@ CuteLayout flatten(const CuteLayout& l) {
   return CuteLayout::tuple(l.leaves());
 }
 
-CuteLayout make_tuple_layout(std::vector<CuteLayout> parts) { return CuteLayout::tuple(std::move(parts)); }
-
 CuteLayout append_to_rank(const CuteLayout& l, size_t rank) {
   if (l.rank() >= rank) return l;
   std::vector<CuteLayout> modes = l.is_leaf ? std::vector<CuteLayout>{l} : l.modes;

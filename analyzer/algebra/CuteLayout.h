@@ -84,8 +84,6 @@ struct CuteLayout {
 
 /// Flattens to a tuple of leaves (a leaf stays a leaf, as CuTe's flatten keeps it).
 CuteLayout flatten(const CuteLayout& l);
-/// CuTe's make_layout(a, b, ...): a tuple of the given layouts.
-CuteLayout make_tuple_layout(std::vector<CuteLayout> parts);
 /// CuTe's append<N>(L): pads with `_1:_0` modes up to rank N (a leaf becomes (L, _1:_0, ...)).
 CuteLayout append_to_rank(const CuteLayout& l, size_t rank);
 /// Compact column-major layout of a shape tree, starting at stride `current` (CuTe's

@@ -1,7 +1,6 @@
 #include "analyzer/support/Governor.h"
 
 #include <fcntl.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -88,12 +87,6 @@ uint64_t resident_bytes() {
   unsigned long long size = 0, resident = 0;
   if (std::sscanf(buf, "%llu %llu", &size, &resident) != 2) return 0;
   return static_cast<uint64_t>(resident) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-}
-
-uint64_t peak_resident_bytes() {
-  rusage u{};
-  if (getrusage(RUSAGE_SELF, &u) != 0) return 0;
-  return static_cast<uint64_t>(u.ru_maxrss) * 1024;  // Linux reports KiB
 }
 
 }  // namespace lp

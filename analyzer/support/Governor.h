@@ -73,7 +73,5 @@ std::optional<uint64_t> time_left_ms();
 
 /// The resident set size of this process in bytes (0 if the system does not say).
 uint64_t resident_bytes();
-/// The largest resident set size this process has had, in bytes (0 if unknown).
-uint64_t peak_resident_bytes();
 
 }  // namespace lp

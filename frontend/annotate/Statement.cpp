@@ -35,20 +35,4 @@ const char* divide_name(DivideKind k) {
   return "logical_divide";
 }
 
-const char* expect_name(ExpectKind k) {
-  switch (k) {
-    case ExpectKind::Injective: return "injective";
-    case ExpectKind::ConflictFree: return "conflict-free";
-    case ExpectKind::Wavefronts: return "wavefronts";
-    case ExpectKind::Covers: return "covers";
-    case ExpectKind::Illegal: return "illegal";
-    case ExpectKind::Compiled: return "compiled";
-  }
-  return "injective";
-}
-
-SourceLoc operand_loc(const Operand& o) {
-  return std::visit([](const auto& x) { return x.loc; }, o);
-}
-
 }  // namespace lp::annotate

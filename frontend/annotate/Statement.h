@@ -188,7 +188,6 @@ struct TilerExpr {
 /// An operand of compose/divide: a declared name, a layout in backquotes, or (as B of `A o B` and
 /// as the tiler of a divide) a tiler.
 using Operand = std::variant<Name, LayoutExpr, TilerExpr>;
-SourceLoc operand_loc(const Operand& o);
 
 /// `compose NAME = A o B`: the code computes composition(A, B); B may be a tiler (by-mode).
 struct ComposeDecl {
@@ -231,7 +230,6 @@ struct AxisRangeExpr {
 };
 
 enum class ExpectKind { Injective, ConflictFree, Wavefronts, Covers, Illegal, Compiled };
-const char* expect_name(ExpectKind k);  ///< "injective", "conflict-free", ...
 
 /// `compiled "KERNEL" at ["FILE":]LINE [where NAME = VALUE, ...]` after `expect ACCESS`: the
 /// compiled instructions the access describes (rule LP015). KERNEL is a regular expression

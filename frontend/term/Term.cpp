@@ -534,8 +534,6 @@ void Evaluator::set(VarId v, uint64_t value) {
   if (pool_.var(v).kind != VarKind::Lane) uniform_generation_ = generation_;
 }
 
-int64_t Evaluator::eval_signed(TermId t) { return to_signed(eval(t), pool_.width(t)); }
-
 uint64_t Evaluator::eval(TermId t) {
   if (cache_.size() < pool_.size()) {
     cache_.resize(pool_.size());

@@ -213,8 +213,6 @@ class Evaluator {
   /// The bits of `t`; variables not set are 0. Division by zero gives what Z3 gives (all ones
   /// for udiv, the dividend for urem), so the two agree everywhere.
   uint64_t eval(TermId t);
-  /// The same, read as a signed integer of the term's width.
-  int64_t eval_signed(TermId t);
 
  private:
   const TermPool& pool_;
