@@ -44,8 +44,8 @@ class AlgebraCommand : public Command {
     sub->footer("ARG: layouts in any notation; tilers as [T0,T1,...] (N means N:_1, _ keeps a mode); swizzles as "
                 "Sw<B,M,S>; complement's optional cotarget as an integer or a flat shape (_4,7), tile_to_shape's target shape as a flat shape");
     sub->add_flag("--json", json_, "Machine-readable output");
-    sub->add_option("--engine", engine_, "How compositions are decided: z3, enum, f2 or auto")
-        ->check(CLI::IsMember({"z3", "enum", "f2", "auto"}));
+    sub->add_option("--engine", engine_, "How compositions are decided: " + engine_choices())
+        ->check(CLI::IsMember(engine_names()));
     sub->add_option("--timeout-ms", limits_.timeout_ms, "Z3 time limit per query");
     sub_ = sub;
     return sub;

@@ -73,8 +73,8 @@ class CheckCommand : public Command {
     sub->add_option("--baseline", baseline_, "Accept the findings listed in this baseline file");
     sub->add_option("--write-baseline", write_baseline_, "Write every finding of this run to a baseline file");
     sub->add_option("--config", config_path_, "Configuration file (default: ./.layoutproof.toml when present)");
-    sub->add_option("--engine", engine_, "Override the configured engine: z3, enum, f2 or auto")
-        ->check(CLI::IsMember({"z3", "enum", "f2", "auto"}));
+    sub->add_option("--engine", engine_, "Override the configured engine: " + engine_choices())
+        ->check(CLI::IsMember(engine_names()));
     sub->add_option("--jobs", jobs_, "Files checked in parallel (default: one per core)");
     sub->add_option("--cache-dir", cache_dir_, "Where results are cached by content (default: ~/.cache/layoutproof)");
     sub->add_flag("--no-cache", no_cache_, "Neither read nor write cached results");

@@ -93,8 +93,8 @@ class ExtractCommand : public Command {
     sub->add_option("--format", format_, "text, json, sarif or junit")->check(CLI::IsMember({"text", "json", "sarif", "junit"}));
     sub->add_option("--output", output_, "Write the report here instead of standard output");
     sub->add_option("--config", config_path_, "Configuration file (default: ./.layoutproof.toml when present)");
-    sub->add_option("--engine", engine_, "Override the configured engine: z3, enum, f2 or auto")
-        ->check(CLI::IsMember({"z3", "enum", "f2", "auto"}));
+    sub->add_option("--engine", engine_, "Override the configured engine: " + engine_choices())
+        ->check(CLI::IsMember(engine_names()));
     sub->add_option("--fail-on", fail_on_, "Least severity that fails: error, warning (default) or note")
         ->check(CLI::IsMember({"error", "warning", "note"}));
     return sub;

@@ -61,7 +61,7 @@ class ProveCommand : public Command {
     auto* sub = app.add_subcommand("prove", "Prove a property of a layout, or refute it with a checked counterexample");
     sub->require_subcommand(1);
     auto common = [&](CLI::App* p) {
-      p->add_option("--engine", engine_, "z3, enum, f2 or auto")->check(CLI::IsMember({"z3", "enum", "f2", "auto"}));
+      p->add_option("--engine", engine_, engine_choices())->check(CLI::IsMember(engine_names()));
       p->add_option("--timeout-ms", limits_.timeout_ms, "Z3 time limit per query");
       p->add_option("--notation", notation_, "Force the input notation: cute, tirx or descriptor");
       p->add_flag("--json", json_, "Machine-readable output");

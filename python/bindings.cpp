@@ -89,7 +89,7 @@ Engine engine_arg(const std::string& name) {
   try {
     return engine_from_name(name);
   } catch (const std::invalid_argument&) {
-    throw Error(fmt::format("engine '{}': expected z3, enum, f2 or auto", name));
+    throw Error(fmt::format("engine '{}': expected {}", name, engine_choices()));
   }
 }
 

@@ -211,7 +211,7 @@ class CompiledDriftRule : public Rule {
         return x.invalid(fmt::format("'{}' is no unknown of the compiled instructions at {}", name.text, where), {},
                          name.loc);
     sink.obligation(s, e.kind_loc, x.what, true, clock.elapsed_ms(),
-                    ProofSummary{"enum", static_cast<int64_t>(compared), std::nullopt, std::nullopt,
+                    ProofSummary{engine_name(Engine::Enum), static_cast<int64_t>(compared), std::nullopt, std::nullopt,
                                  declared->issue_count(), std::nullopt, std::nullopt});
   }
 

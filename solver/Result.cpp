@@ -14,21 +14,28 @@ const char* verdict_name(Verdict v) {
 }
 
 const char* engine_name(Engine e) {
-  switch (e) {
-    case Engine::Auto: return "auto";
-    case Engine::Z3: return "z3";
-    case Engine::Enum: return "enum";
-    case Engine::F2: return "f2";
-  }
+  for (const auto& [engine, name] : kEngineNames)
+    if (engine == e) return name.data();  // the table's literals end with NUL
   return "auto";
 }
 
 Engine engine_from_name(const std::string& name) {
-  if (name == "auto") return Engine::Auto;
-  if (name == "z3") return Engine::Z3;
-  if (name == "enum") return Engine::Enum;
-  if (name == "f2") return Engine::F2;
-  throw std::invalid_argument("unknown engine '" + name + "' (expected z3, enum, f2 or auto)");
+  for (const auto& [engine, known] : kEngineNames)
+    if (known == name) return engine;
+  throw std::invalid_argument("unknown engine '" + name + "' (expected " + engine_choices() + ")");
+}
+
+std::vector<std::string> engine_names() {
+  std::vector<std::string> names;
+  for (const auto& entry : kEngineNames) names.emplace_back(entry.second);
+  return names;
+}
+
+std::string engine_choices() {
+  std::string s;
+  for (size_t i = 0; i < kEngineNames.size(); ++i)
+    s += (i == 0 ? "" : i + 1 == kEngineNames.size() ? " or " : ", ") + std::string(kEngineNames[i].second);
+  return s;
 }
 
 }  // namespace lp

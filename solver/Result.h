@@ -5,7 +5,11 @@
 // that concrete evaluation has confirmed) or Unknown (with the reason).
 #include <chrono>
 #include <cstdint>
+#include <array>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 namespace lp {
 
@@ -13,9 +17,18 @@ enum class Verdict { Proven, Refuted, Unknown };
 enum class Engine { Auto, Z3, Enum, F2 };
 
 const char* verdict_name(Verdict v);
+
+/// The engines a user names (`--engine`, the Python module's `engine=`), in the order help texts
+/// list them: the one table the names, the parser and every list of choices come from.
+inline constexpr std::array<std::pair<Engine, std::string_view>, 4> kEngineNames{
+    {{Engine::Z3, "z3"}, {Engine::Enum, "enum"}, {Engine::F2, "f2"}, {Engine::Auto, "auto"}}};
 const char* engine_name(Engine e);
-/// "z3" | "enum" | "f2" | "auto"; throws std::invalid_argument otherwise.
+/// A name of kEngineNames; throws std::invalid_argument naming the choices otherwise.
 Engine engine_from_name(const std::string& name);
+/// kEngineNames' names, for a command line's choices.
+std::vector<std::string> engine_names();
+/// "z3, enum, f2 or auto": the choices as a help text or a diagnostic says them.
+std::string engine_choices();
 
 /// Wall-clock time since construction, for the times that findings and statistics carry.
 class Stopwatch {
