@@ -11,10 +11,8 @@ namespace lp::cli {
 
 std::optional<Notation> notation_from_option(const std::string& name) {
   if (name.empty() || name == "auto") return std::nullopt;
-  if (name == "cute") return Notation::Cute;
-  if (name == "tirx") return Notation::Tirx;
-  if (name == "descriptor") return Notation::Descriptor;
-  std::cerr << "error: unknown notation '" << name << "' (expected cute, tirx or descriptor)\n";
+  if (auto n = notation_from_name(name)) return n;
+  std::cerr << "error: unknown notation '" << name << "' (expected " << notation_choices() << ")\n";
   throw ExitRequest{kBadInput};
 }
 

@@ -14,9 +14,8 @@ class PrintCommand : public Command {
   CLI::App* setup(CLI::App& app) override {
     auto* sub = app.add_subcommand("print", "Print a layout in another notation, exactly");
     sub->add_option("layout", layout_, "Layout in CuTe, TIRx or descriptor notation")->required();
-    sub->add_option("--to", to_, "Target notation: cute, tirx or descriptor")
-        ->check(CLI::IsMember({"cute", "tirx", "descriptor"}));
-    sub->add_option("--notation", notation_, "Force the input notation: cute, tirx or descriptor");
+    sub->add_option("--to", to_, "Target notation: " + notation_choices())->check(CLI::IsMember(notation_names()));
+    sub->add_option("--notation", notation_, "Force the input notation: " + notation_choices());
     return sub;
   }
 

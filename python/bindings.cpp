@@ -95,10 +95,8 @@ Engine engine_arg(const std::string& name) {
 
 std::optional<Notation> notation_arg(const std::optional<std::string>& name) {
   if (!name || name->empty() || *name == "auto") return std::nullopt;
-  if (*name == "cute") return Notation::Cute;
-  if (*name == "tirx") return Notation::Tirx;
-  if (*name == "descriptor") return Notation::Descriptor;
-  throw Error(fmt::format("notation '{}': expected cute, tirx, descriptor or auto", *name));
+  if (auto n = notation_from_name(*name)) return n;
+  throw Error(fmt::format("notation '{}': expected {} or auto", *name, fmt::join(notation_names(), ", ")));
 }
 
 SolverLimits limits_arg(unsigned timeout_ms) {

@@ -8,12 +8,28 @@
 namespace lp {
 
 const char* notation_name(Notation n) {
-  switch (n) {
-    case Notation::Cute: return "cute";
-    case Notation::Tirx: return "tirx";
-    case Notation::Descriptor: return "descriptor";
-  }
+  for (const auto& [notation, name] : kNotationNames)
+    if (notation == n) return name.data();  // the table's literals end with NUL
   return "cute";
+}
+
+std::optional<Notation> notation_from_name(std::string_view name) {
+  for (const auto& [notation, known] : kNotationNames)
+    if (known == name) return notation;
+  return std::nullopt;
+}
+
+std::vector<std::string> notation_names() {
+  std::vector<std::string> names;
+  for (const auto& entry : kNotationNames) names.emplace_back(entry.second);
+  return names;
+}
+
+std::string notation_choices() {
+  std::string s;
+  for (size_t i = 0; i < kNotationNames.size(); ++i)
+    s += (i == 0 ? "" : i + 1 == kNotationNames.size() ? " or " : ", ") + std::string(kNotationNames[i].second);
+  return s;
 }
 
 namespace {

@@ -1,8 +1,12 @@
 #pragma once
 // Printing a Layout in each notation. Printing is exact or it fails: when a notation cannot say
 // what the layout means, ConversionError says precisely which part does not fit and why.
+#include <array>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "analyzer/ir/Layout.h"
@@ -11,7 +15,17 @@ namespace lp {
 
 enum class Notation { Cute, Tirx, Descriptor };
 
+/// The notations a user names (`--to`, `--notation`, the Python module's `notation=`), in the order
+/// help texts list them: the one table names, parsing and every list of choices come from.
+inline constexpr std::array<std::pair<Notation, std::string_view>, 3> kNotationNames{
+    {{Notation::Cute, "cute"}, {Notation::Tirx, "tirx"}, {Notation::Descriptor, "descriptor"}}};
 const char* notation_name(Notation n);
+/// The notation kNotationNames names `name`; nullopt for any other text.
+std::optional<Notation> notation_from_name(std::string_view name);
+/// kNotationNames' names, for a command line's choices.
+std::vector<std::string> notation_names();
+/// "cute, tirx or descriptor": the choices as a help text or a diagnostic says them.
+std::string notation_choices();
 
 class ConversionError : public std::runtime_error {
  public:
