@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <bit>
 
 #include "analyzer/ir/Checked.h"
 #include "analyzer/support/Governor.h"

@@ -138,7 +138,7 @@ class Decider {
   z3::expr lane_may_run(Z3Terms& T, z3::context& ctx, int lane);
   SymbolicProperty z3_alignment();
   SymbolicProperty z3_bounds();
-  SymbolicProperty one_lane_answer(z3::solver& s, Z3Terms& T, Property which);
+  SymbolicProperty z3_answer(z3::solver& s, Z3Terms& T, Property which);
   bank_encoding::WarpTerms warp_terms(Z3Terms& T, z3::context& ctx);
   z3::expr pair_conflict(Z3Terms& T, z3::context& ctx);
   SymbolicProperty z3_conflicts();

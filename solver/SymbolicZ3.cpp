@@ -239,7 +239,7 @@ SymbolicProperty Decider::z3_alignment() {
   const int sl = Z3Terms::symbolic(0);
   s.add(z3::ult(T.lane_var(0), ctx.bv_val(a_.address_lanes, 32)));
   s.add(lane_may_run(T, ctx, sl) && z3::urem(T.at(a_.address, sl), ctx.bv_val(a_.bytes, 32)) != ctx.bv_val(0, 32));
-  return one_lane_answer(s, T, Property::Alignment);
+  return z3_answer(s, T, Property::Alignment);
 }
 
 SymbolicProperty Decider::z3_bounds() {
@@ -252,17 +252,20 @@ SymbolicProperty Decider::z3_bounds() {
   s.add(z3::ult(T.lane_var(0), ctx.bv_val(a_.address_lanes, 32)));
   // Outside: no byte of the buffer can hold the access, or its offset is past the last that can.
   s.add(lane_may_run(T, ctx, sl) && (z3::ult(extent, bytes) || z3::ugt(T.at(a_.address, sl) - base, extent - bytes)));
-  return one_lane_answer(s, T, Property::Bounds);
+  return z3_answer(s, T, Property::Bounds);
 }
 
-// A one-lane query's answer: proven when no lane of the domains violates `which`, else the model's
-// witness, re-checked by evaluation.
-SymbolicProperty Decider::one_lane_answer(z3::solver& s, Z3Terms& T, Property which) {
+// A query's answer, its violation asserted in `s`: proven when no assignment of the domains
+// violates `which`, else the model's witness, re-checked by evaluation. A conflict's witness is
+// only confirmed where it is known exactly which lanes run (one lane's alignment or bounds is
+// judged by that lane alone).
+SymbolicProperty Decider::z3_answer(z3::solver& s, Z3Terms& T, Property which) {
   s.add(T.domains());
   std::string why;
   const z3::check_result cr = checked_check(s, &why);
   if (cr == z3::unsat) return proven(Engine::Z3);
   if (cr == z3::unknown) return limited_unknown(Engine::Z3, why);
+  if (which == Property::Conflicts && !activity_known_) return unknown(Engine::Z3, activity_reason());
   term::Evaluator ev(P_);
   T.read_model(s.get_model(), ev);
   return confirm(which, Engine::Z3, ev);
@@ -297,18 +300,6 @@ SymbolicProperty Decider::z3_conflicts() {
   z3::context& ctx = shared_context(limits_);
   Z3Terms T(ctx, P_, a_.narrowed);
   z3::solver s = bit_vector_solver(ctx, limits_);
-  // Unsat: no assignment of the unknowns conflicts; a model is a candidate, re-checked concretely.
-  auto decide = [&]() -> SymbolicProperty {
-    s.add(T.domains());
-    std::string why;
-    const z3::check_result cr = checked_check(s, &why);
-    if (cr == z3::unsat) return proven(Engine::Z3);
-    if (cr == z3::unknown) return limited_unknown(Engine::Z3, why);
-    term::Evaluator ev(P_);
-    T.read_model(s.get_model(), ev);
-    if (!activity_known_) return unknown(Engine::Z3, activity_reason());
-    return confirm(Property::Conflicts, Engine::Z3, ev);
-  };
   // A warp is judged for conflicts only where every active lane is aligned and inside shared
   // memory (the other obligations report the rest), as the concrete re-check judges it.
   const z3::expr last = ctx.bv_val(static_cast<uint64_t>(a_.arch->max_smem_bytes_per_block - a_.bytes), 32);
@@ -319,7 +310,7 @@ SymbolicProperty Decider::z3_conflicts() {
   }
   if (!(a_.instr->mergeable && a_.arch->load_merging)) {
     s.add(pair_conflict(T, ctx));
-    return decide();
+    return z3_answer(s, T, Property::Conflicts);
   }
   // Whether a load merges depends on exactly which lanes run it (a part of the warp whose
   // partners are inactive merges vacuously, and is judged as one phase): with the activity
@@ -331,7 +322,7 @@ SymbolicProperty Decider::z3_conflicts() {
   const z3::expr merges = bank_encoding::loads_merge(*a_.arch, *a_.instr, warp);
   const z3::expr merged = merges && bank_encoding::some_phase_conflicts(*a_.arch, *a_.instr, warp, true);
   s.add((!merges && unmerged) || merged);
-  return decide();
+  return z3_answer(s, T, Property::Conflicts);
 }
 
 // Whether every value of the unknowns makes the lanes that satisfy all of `conds` one run of
