@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "analyzer/support/Vocabulary.h"
+
 namespace lp {
 
 const char* verdict_name(Verdict v) {
@@ -13,29 +15,15 @@ const char* verdict_name(Verdict v) {
   return "unknown";
 }
 
-const char* engine_name(Engine e) {
-  for (const auto& [engine, name] : kEngineNames)
-    if (engine == e) return name.data();  // the table's literals end with NUL
-  return "auto";
-}
+const char* engine_name(Engine e) { return vocabulary_name(kEngineNames, e, "auto"); }
 
 Engine engine_from_name(const std::string& name) {
-  for (const auto& [engine, known] : kEngineNames)
-    if (known == name) return engine;
+  if (const auto e = vocabulary_value(kEngineNames, name)) return *e;
   throw std::invalid_argument("unknown engine '" + name + "' (expected " + engine_choices() + ")");
 }
 
-std::vector<std::string> engine_names() {
-  std::vector<std::string> names;
-  for (const auto& entry : kEngineNames) names.emplace_back(entry.second);
-  return names;
-}
+std::vector<std::string> engine_names() { return vocabulary_names(kEngineNames); }
 
-std::string engine_choices() {
-  std::string s;
-  for (size_t i = 0; i < kEngineNames.size(); ++i)
-    s += (i == 0 ? "" : i + 1 == kEngineNames.size() ? " or " : ", ") + std::string(kEngineNames[i].second);
-  return s;
-}
+std::string engine_choices() { return vocabulary_choices(kEngineNames); }
 
 }  // namespace lp

@@ -4,33 +4,17 @@
 #include <fmt/ranges.h>
 
 #include "analyzer/ir/Checked.h"
+#include "analyzer/support/Vocabulary.h"
 
 namespace lp {
 
-const char* notation_name(Notation n) {
-  for (const auto& [notation, name] : kNotationNames)
-    if (notation == n) return name.data();  // the table's literals end with NUL
-  return "cute";
-}
+const char* notation_name(Notation n) { return vocabulary_name(kNotationNames, n, "cute"); }
 
-std::optional<Notation> notation_from_name(std::string_view name) {
-  for (const auto& [notation, known] : kNotationNames)
-    if (known == name) return notation;
-  return std::nullopt;
-}
+std::optional<Notation> notation_from_name(std::string_view name) { return vocabulary_value(kNotationNames, name); }
 
-std::vector<std::string> notation_names() {
-  std::vector<std::string> names;
-  for (const auto& entry : kNotationNames) names.emplace_back(entry.second);
-  return names;
-}
+std::vector<std::string> notation_names() { return vocabulary_names(kNotationNames); }
 
-std::string notation_choices() {
-  std::string s;
-  for (size_t i = 0; i < kNotationNames.size(); ++i)
-    s += (i == 0 ? "" : i + 1 == kNotationNames.size() ? " or " : ", ") + std::string(kNotationNames[i].second);
-  return s;
-}
+std::string notation_choices() { return vocabulary_choices(kNotationNames); }
 
 namespace {
 
