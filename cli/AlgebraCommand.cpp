@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzer/algebra/Operations.h"
+#include "api/AlgebraRecords.h"
 #include "analyzer/ir/Checked.h"
 #include "analyzer/parse/OperationParser.h"
 #include "cli/Command.h"
@@ -18,20 +19,6 @@ using json = nlohmann::ordered_json;
 using namespace lp::algebra;
 using algebra::Outcome;
 using algebra::Verdict;
-
-json witness_json(const Witness& w) {
-  json j;
-  j["domain"] = w.domain;
-  if (w.index) {
-    j["index"] = *w.index;
-    j["coordinate"] = w.coordinate;
-  }
-  j["expected_is"] = w.expected_label;
-  j["expected"] = w.expected;
-  j["actual_is"] = w.actual_label;
-  j["actual"] = w.actual;
-  return j;
-}
 
 class AlgebraCommand : public Command {
  public:
@@ -56,19 +43,7 @@ class AlgebraCommand : public Command {
     const Outcome o = decide_algebra_operation(op_, args_, engine_from_name(engine_), limits_);
     const Check& c = o.check;
     if (json_) {
-      json out;
-      out["op"] = op_;
-      out["result"] = o.text ? json(*o.text) : json(nullptr);
-      // Decided or not: an undecided operation is neither legal nor illegal.
-      out["legal"] = c.verdict == Verdict::Unknown ? json(nullptr) : json(c.verdict == Verdict::Legal);
-      out["verdict"] = verdict_name(c.verdict);
-      out["reason"] = c.reason;
-      out["witness"] = c.witness ? witness_json(*c.witness) : json::object();
-      out["notes"] = json::array();
-      for (const ContractNote& n : c.notes)
-        out["notes"].push_back({{"kind", note_kind_name(n.kind)},
-                                {"message", n.message},
-                                {"witness", n.witness ? witness_json(*n.witness) : json::object()}});
+      const json out = api::algebra_record(op_, o);
       std::cout << out.dump() << "\n";
       return kOk;
     }

@@ -18,6 +18,7 @@
 #include "analyzer/parse/Parsers.h"
 #include "analyzer/support/Governor.h"
 #include "analyzer/support/Version.h"
+#include "api/AlgebraRecords.h"
 #include "hw/Arch.h"
 #include "hw/BankModel.h"
 #include "hw/ElementType.h"
@@ -285,7 +286,8 @@ Proof conflict_free(const PyLayout& smem, const std::string& dtype, const PyLayo
   return p;
 }
 
-// An algebra operation's result, its legality decided.
+// An algebra operation's result, its legality decided: the record `layoutproof algebra --json` prints
+// (api/AlgebraRecords.h), as Python values.
 struct AlgebraResult {
   std::string op;
   std::optional<std::string> text;
@@ -295,37 +297,41 @@ struct AlgebraResult {
   std::vector<std::string> engines;
 };
 
-py::object witness_dict(const algebra::Witness& w) {
-  py::dict d;
-  d["domain"] = w.domain;
-  d["index"] = w.index ? py::object(py::int_(*w.index)) : py::object(py::none());
-  d["coordinate"] = w.coordinate;
-  d["expected_is"] = w.expected_label;
-  d["expected"] = w.expected;
-  d["actual_is"] = w.actual_label;
-  d["actual"] = w.actual;
-  return d;
+py::object python_value(const nlohmann::ordered_json& j) {
+  switch (j.type()) {
+    case nlohmann::ordered_json::value_t::null: return py::none();
+    case nlohmann::ordered_json::value_t::boolean: return py::bool_(j.get<bool>());
+    case nlohmann::ordered_json::value_t::number_integer: return py::int_(j.get<int64_t>());
+    case nlohmann::ordered_json::value_t::number_unsigned: return py::int_(j.get<uint64_t>());
+    case nlohmann::ordered_json::value_t::number_float: return py::float_(j.get<double>());
+    case nlohmann::ordered_json::value_t::string: return py::str(j.get<std::string>());
+    case nlohmann::ordered_json::value_t::array: {
+      py::list l;
+      for (const auto& e : j) l.append(python_value(e));
+      return l;
+    }
+    case nlohmann::ordered_json::value_t::object: {
+      py::dict d;
+      for (auto it = j.begin(); it != j.end(); ++it) d[py::str(it.key())] = python_value(it.value());
+      return d;
+    }
+    default: throw Error("internal: a record holds a value Python has no type for");
+  }
 }
 
 AlgebraResult algebra_op(const std::string& op, const std::vector<std::string>& operands, const std::string& engine,
                          unsigned timeout_ms) {
   const ProofBudget budget;
-  const algebra::Outcome o = decide_algebra_operation(op, operands, engine_arg(engine), limits_arg(timeout_ms));
-  const algebra::Check& c = o.check;
+  const nlohmann::ordered_json record =
+      api::algebra_record(op, decide_algebra_operation(op, operands, engine_arg(engine), limits_arg(timeout_ms)));
   AlgebraResult r;
   r.op = op;
-  r.text = o.text;
-  r.verdict = algebra::verdict_name(c.verdict);
-  r.reason = c.reason;
-  if (c.witness) r.witness = witness_dict(*c.witness);
-  for (const algebra::ContractNote& n : c.notes) {
-    py::dict d;
-    d["kind"] = algebra::note_kind_name(n.kind);
-    d["message"] = n.message;
-    d["witness"] = n.witness ? witness_dict(*n.witness) : py::object(py::none());
-    r.notes.append(d);
-  }
-  r.engines.assign(c.engines.begin(), c.engines.end());
+  if (!record["result"].is_null()) r.text = record["result"].get<std::string>();
+  r.verdict = record["verdict"].get<std::string>();
+  r.reason = record["reason"].get<std::string>();
+  r.witness = python_value(record["witness"]);
+  r.notes = py::list(python_value(record["notes"]));
+  r.engines = record["engines"].get<std::vector<std::string>>();
   return r;
 }
 

@@ -36,13 +36,14 @@ LIBRARIES = {
     "lp_replay": ("replay", 11),
     "lp_report_pages": ("report/pages", 12),
     "lp_bench": ("bench", 13),
+    "lp_api": ("api", 13),  # the records both drivers hand their users
     "lp_cli_commands": ("cli", 14),
     "lp_python_core": ("python", 14),  # the Python module: a driver beside the CLI
 }
 # Where add_library may appear; every library declared there must be in the table.
 CMAKE_FILES = ["analyzer/CMakeLists.txt", "hw/CMakeLists.txt", "frontend/CMakeLists.txt", "solver/CMakeLists.txt",
                "findings/CMakeLists.txt", "rules/CMakeLists.txt", "report/CMakeLists.txt", "replay/CMakeLists.txt",
-               "bench/CMakeLists.txt", "cli/CMakeLists.txt", "python/CMakeLists.txt"]
+               "bench/CMakeLists.txt", "api/CMakeLists.txt", "cli/CMakeLists.txt", "python/CMakeLists.txt"]
 # The header-only CuTe companion is compiled into users' programs: it includes nothing of ours.
 STANDALONE = "include/layoutproof"
 
