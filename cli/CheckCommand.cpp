@@ -99,8 +99,8 @@ class CheckCommand : public Command {
     sub->add_flag("--no-fold", no_fold_,
                   "One finding per compiled instruction: without it, findings alike but for their instruction (template "
                   "instantiations, unrolled copies of one source line) are shown as one that lists them");
-    sub->add_option("--fail-on", fail_on_, "Least severity that fails the gate: error, warning (default) or note")
-        ->check(CLI::IsMember({"error", "warning", "note"}));
+    sub->add_option("--fail-on", fail_on_, "Least severity that fails the gate: " + severity_choices() + " (default: warning)")
+        ->check(CLI::IsMember(severity_names()));
     return sub;
   }
 

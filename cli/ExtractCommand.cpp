@@ -95,8 +95,8 @@ class ExtractCommand : public Command {
     sub->add_option("--config", config_path_, "Configuration file (default: ./.layoutproof.toml when present)");
     sub->add_option("--engine", engine_, "Override the configured engine: " + engine_choices())
         ->check(CLI::IsMember(engine_names()));
-    sub->add_option("--fail-on", fail_on_, "Least severity that fails: error, warning (default) or note")
-        ->check(CLI::IsMember({"error", "warning", "note"}));
+    sub->add_option("--fail-on", fail_on_, "Least severity that fails: " + severity_choices() + " (default: warning)")
+        ->check(CLI::IsMember(severity_names()));
     return sub;
   }
 
@@ -126,7 +126,7 @@ class ExtractCommand : public Command {
 
     rules::CheckRun run = rules::check_paths({emitted_path}, opt);
     write_output(report::render_report(*report::parse_format(format_), run), output_, "report");
-    const Severity threshold = fail_on_ == "error" ? Severity::Error : fail_on_ == "note" ? Severity::Note : Severity::Warning;
+    const Severity threshold = *severity_from_name(fail_on_);  // CLI11 checked the word
     for (const rules::Finding& f : run.findings)
       if (f.severity >= threshold) return kFindings;
     return kOk;

@@ -78,15 +78,7 @@ std::vector<Item> located_items(const json& o, const char* key, const std::strin
 
 std::string file_of(const SourceLoc& loc) { return loc.source ? loc.source->name : std::string(); }
 
-const char* kind_name(FindingKind k) {
-  switch (k) {
-    case FindingKind::Violation: return "violation";
-    case FindingKind::Unknown: return "unknown";
-    case FindingKind::Invalid: return "invalid";
-    case FindingKind::LaunchDependent: return "launch-dependent";
-  }
-  return "violation";
-}
+const char* kind_name(FindingKind k) { return vocabulary_name(kFindingKindNames, k, "violation"); }
 
 void put_position(ojson& j, const SourceLoc& loc) {
   if (!loc.source) {
@@ -106,14 +98,7 @@ UnknownCause unknown_cause(const Finding& f) {
   return f.data_dependent ? UnknownCause::DataDependent : UnknownCause::Model;
 }
 
-const char* unknown_cause_name(UnknownCause c) {
-  switch (c) {
-    case UnknownCause::Limit: return "limit";
-    case UnknownCause::DataDependent: return "data-dependent";
-    case UnknownCause::Model: return "model";
-  }
-  return "model";
-}
+const char* unknown_cause_name(UnknownCause c) { return vocabulary_name(kUnknownCauseNames, c, "model"); }
 
 ojson to_json(const Finding& f) {
   ojson j;
@@ -148,16 +133,13 @@ Finding finding_from_json(const json& j) {
   Finding f;
   f.rule_id = required_string(j, "rule", where);
   const std::string severity = required_string(j, "severity", where);
-  bool known = false;
-  for (Severity s : {Severity::Error, Severity::Warning, Severity::Note})
-    if (severity == severity_name(s)) f.severity = s, known = true;
-  if (!known) throw FindingJsonError(fmt::format("severity must be error, warning or note, not '{}'", severity));
+  const auto s = severity_from_name(severity);
+  if (!s) throw FindingJsonError(fmt::format("severity must be {}, not '{}'", severity_choices(), severity));
+  f.severity = *s;
   const std::string kind = required_string(j, "kind", where);
-  known = false;
-  for (FindingKind k : {FindingKind::Violation, FindingKind::Unknown, FindingKind::Invalid, FindingKind::LaunchDependent})
-    if (kind == kind_name(k)) f.kind = k, known = true;
-  if (!known)
-    throw FindingJsonError(fmt::format("kind must be violation, unknown, invalid or launch-dependent, not '{}'", kind));
+  const auto k = vocabulary_value(kFindingKindNames, kind);
+  if (!k) throw FindingJsonError(fmt::format("kind must be {}, not '{}'", vocabulary_choices(kFindingKindNames), kind));
+  f.kind = *k;
   f.loc = position_from_json(j, where);
   f.message = required_string(j, "message", where);
   f.notes = located_items<Note>(j, "notes", where);

@@ -92,7 +92,9 @@ struct Finding {
 /// decide (a longer limit will not help).
 enum class UnknownCause { Limit, DataDependent, Model };
 UnknownCause unknown_cause(const Finding& f);
-/// "limit", "data-dependent", "model" (the JSON report's `cause`).
+/// The JSON report's `cause`.
+inline constexpr Vocabulary<UnknownCause, 3> kUnknownCauseNames{
+    {{UnknownCause::Limit, "limit"}, {UnknownCause::DataDependent, "data-dependent"}, {UnknownCause::Model, "model"}}};
 const char* unknown_cause_name(UnknownCause c);
 
 /// What a decided obligation rests on (`check --verbose`, `--show-proven`, the JSON report):
@@ -145,7 +147,11 @@ std::optional<ProofSummary> proof_from_json(const nlohmann::json& j);
 /// The path of a location's file as the report should show it ("" without a source).
 std::string file_of(const SourceLoc& loc);
 
-/// "violation", "unknown", "invalid", "launch-dependent".
+/// The JSON report's `kind`: its names and the reader's parser.
+inline constexpr Vocabulary<FindingKind, 4> kFindingKindNames{{{FindingKind::Violation, "violation"},
+                                                                 {FindingKind::Unknown, "unknown"},
+                                                                 {FindingKind::Invalid, "invalid"},
+                                                                 {FindingKind::LaunchDependent, "launch-dependent"}}};
 const char* kind_name(FindingKind k);
 
 /// A location as the JSON report writes it: "file", "line", "column" (1-based, columns in bytes),

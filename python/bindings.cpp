@@ -390,7 +390,7 @@ struct PyCheckRun {
   // The gate: no finding at or above `fail_on` ("error", "warning" or "note").
   bool passes(const std::string& fail_on) const {
     const std::optional<Severity> threshold = severity_from_name(fail_on);
-    if (!threshold) throw Error(fmt::format("fail_on '{}': expected error, warning or note", fail_on));
+    if (!threshold) throw Error(fmt::format("fail_on '{}': expected {}", fail_on, severity_choices()));
     return run.passes_gate(*threshold);
   }
 

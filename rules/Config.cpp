@@ -1,6 +1,7 @@
 #include "rules/Config.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <toml++/toml.h>
@@ -70,11 +71,9 @@ void check_nesting(std::string_view text, const std::string& path) {
 }
 
 std::optional<Severity> severity_named(const std::string& v, const std::string& where) {
-  if (v == "error") return Severity::Error;
-  if (v == "warning") return Severity::Warning;
-  if (v == "note") return Severity::Note;
   if (v == "off") return std::nullopt;
-  throw ConfigError(fmt::format("{}: '{}' is not a severity (error, warning, note, off)", where, v));
+  if (const auto s = severity_from_name(v)) return s;
+  throw ConfigError(fmt::format("{}: '{}' is not a severity ({}, off)", where, v, fmt::join(severity_names(), ", ")));
 }
 
 }  // namespace

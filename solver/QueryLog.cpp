@@ -10,15 +10,7 @@ namespace {
 std::atomic<QueryRecorder*> g_recorder{nullptr};
 }
 
-const char* property_name(Property p) {
-  switch (p) {
-    case Property::Injectivity: return "injectivity";
-    case Property::Coverage: return "coverage";
-    case Property::Composition: return "composition";
-    case Property::BankConflicts: return "bank-conflicts";
-  }
-  return "?";
-}
+const char* property_name(Property p) { return vocabulary_name(kPropertyNames, p, "?"); }
 
 void QueryRecorder::add(RecordedQuery q) {
   std::lock_guard<std::mutex> lock(mutex_);

@@ -12,6 +12,11 @@
 namespace lp {
 
 enum class Property { Injectivity, Coverage, Composition, BankConflicts };
+/// The properties' names in query logs.
+inline constexpr Vocabulary<Property, 4> kPropertyNames{{{Property::Injectivity, "injectivity"},
+                                                          {Property::Coverage, "coverage"},
+                                                          {Property::Composition, "composition"},
+                                                          {Property::BankConflicts, "bank-conflicts"}}};
 const char* property_name(Property p);
 
 /// One re-run: the outcome and what else must agree between engines (the wavefronts and ideal

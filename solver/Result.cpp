@@ -6,14 +6,7 @@
 
 namespace lp {
 
-const char* verdict_name(Verdict v) {
-  switch (v) {
-    case Verdict::Proven: return "proven";
-    case Verdict::Refuted: return "refuted";
-    case Verdict::Unknown: return "unknown";
-  }
-  return "unknown";
-}
+const char* verdict_name(Verdict v) { return vocabulary_name(kVerdictNames, v, "unknown"); }
 
 const char* engine_name(Engine e) { return vocabulary_name(kEngineNames, e, "auto"); }
 

@@ -11,16 +11,21 @@
 #include <utility>
 #include <vector>
 
+#include "analyzer/support/Vocabulary.h"
+
 namespace lp {
 
 enum class Verdict { Proven, Refuted, Unknown };
 enum class Engine { Auto, Z3, Enum, F2 };
 
+/// The verdicts' names in reports and query logs.
+inline constexpr Vocabulary<Verdict, 3> kVerdictNames{
+    {{Verdict::Proven, "proven"}, {Verdict::Refuted, "refuted"}, {Verdict::Unknown, "unknown"}}};
 const char* verdict_name(Verdict v);
 
 /// The engines a user names (`--engine`, the Python module's `engine=`), in the order help texts
 /// list them: the one table the names, the parser and every list of choices come from.
-inline constexpr std::array<std::pair<Engine, std::string_view>, 4> kEngineNames{
+inline constexpr Vocabulary<Engine, 4> kEngineNames{
     {{Engine::Z3, "z3"}, {Engine::Enum, "enum"}, {Engine::F2, "f2"}, {Engine::Auto, "auto"}}};
 const char* engine_name(Engine e);
 /// A name of kEngineNames; throws std::invalid_argument naming the choices otherwise.

@@ -27,14 +27,7 @@ Witness witness_at(const Evaluator& domain, const std::string& name, int64_t i, 
 
 }  // namespace
 
-const char* note_kind_name(ContractNote::Kind kind) {
-  switch (kind) {
-    case ContractNote::Kind::ComplementHole: return "complement-hole";
-    case ContractNote::Kind::PseudoInverse: return "pseudo-inverse";
-    case ContractNote::Kind::PastDomain: return "past-domain";
-  }
-  return "past-domain";
-}
+const char* note_kind_name(ContractNote::Kind kind) { return vocabulary_name(kNoteKindNames, kind, "past-domain"); }
 
 Check combine(const std::vector<Check>& checks) {
   for (const Check& c : checks)

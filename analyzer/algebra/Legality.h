@@ -13,10 +13,14 @@
 #include "analyzer/algebra/CuteLayout.h"
 #include "analyzer/algebra/Evaluate.h"
 #include "analyzer/ir/Swizzle.h"
+#include "analyzer/support/Vocabulary.h"
 
 namespace lp::algebra {
 
 enum class Verdict { Legal, Illegal, Unknown };
+/// The verdicts' names (`algebra`'s output, the Python module's `verdict`).
+inline constexpr Vocabulary<Verdict, 3> kVerdictNames{
+    {{Verdict::Legal, "legal"}, {Verdict::Illegal, "illegal"}, {Verdict::Unknown, "unknown"}}};
 
 /// Where a result stops being what it claims: the point (1-D index and coordinate of the domain
 /// named in `domain`) and the two values that differ.
@@ -40,7 +44,10 @@ struct ContractNote {
   std::optional<Witness> witness;
 };
 
-/// "complement-hole" | "pseudo-inverse" | "past-domain".
+/// The notes' kinds as outputs name them.
+inline constexpr Vocabulary<ContractNote::Kind, 3> kNoteKindNames{{{ContractNote::Kind::ComplementHole, "complement-hole"},
+                                                                   {ContractNote::Kind::PseudoInverse, "pseudo-inverse"},
+                                                                   {ContractNote::Kind::PastDomain, "past-domain"}}};
 const char* note_kind_name(ContractNote::Kind kind);
 
 /// A composition an operation's result stands on: for every c in B's domain, B(c) lies in A's

@@ -286,14 +286,7 @@ Check verify_rank_product(const CuteLayout& a, const CuteLayout& b, const CuteLa
 
 }  // namespace
 
-const char* verdict_name(Verdict v) {
-  switch (v) {
-    case Verdict::Legal: return "legal";
-    case Verdict::Illegal: return "illegal";
-    case Verdict::Unknown: return "unknown";
-  }
-  return "unknown";
-}
+const char* verdict_name(Verdict v) { return vocabulary_name(kVerdictNames, v, "unknown"); }
 
 Outcome op_coalesce(const Layout& in) {
   const CuteLayout l = from_ir(in);

@@ -35,20 +35,13 @@ std::pair<size_t, size_t> Diagnostic::line_col() const {
   return line_col_of(*loc.source, loc.offset);
 }
 
-const char* severity_name(Severity s) {
-  switch (s) {
-    case Severity::Note: return "note";
-    case Severity::Warning: return "warning";
-    case Severity::Error: return "error";
-  }
-  return "error";
-}
+const char* severity_name(Severity s) { return vocabulary_name(kSeverityNames, s, "error"); }
 
-std::optional<Severity> severity_from_name(std::string_view name) {
-  for (Severity s : {Severity::Note, Severity::Warning, Severity::Error})
-    if (name == severity_name(s)) return s;
-  return std::nullopt;
-}
+std::optional<Severity> severity_from_name(std::string_view name) { return vocabulary_value(kSeverityNames, name); }
+
+std::vector<std::string> severity_names() { return vocabulary_names(kSeverityNames); }
+
+std::string severity_choices() { return vocabulary_choices(kSeverityNames); }
 
 namespace {
 

@@ -8,6 +8,10 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "analyzer/support/Vocabulary.h"
+#include <string_view>
+#include <vector>
 #include "analyzer/support/Error.h"
 
 namespace lp {
@@ -31,10 +35,17 @@ struct SourceLoc {
 
 enum class Severity { Note, Warning, Error };
 
-/// "note", "warning", "error": clang's words (SARIF's levels use the same ones).
+/// clang's words for the severities (SARIF's levels use the same ones), most severe first, as help
+/// texts list them: the one table of their names, their parser and the lists of choices.
+inline constexpr Vocabulary<Severity, 3> kSeverityNames{
+    {{Severity::Error, "error"}, {Severity::Warning, "warning"}, {Severity::Note, "note"}}};
 const char* severity_name(Severity s);
-/// The severity severity_name gives `name`; nullopt for any other word.
+/// The severity named `name`; nullopt for any other word.
 std::optional<Severity> severity_from_name(std::string_view name);
+/// "error", "warning", "note", for a command line's choices.
+std::vector<std::string> severity_names();
+/// "error, warning or note".
+std::string severity_choices();
 
 struct Note {
   SourceLoc loc;  ///< may have a null source: then the note has no location line

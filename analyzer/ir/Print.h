@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "analyzer/support/Vocabulary.h"
 #include "analyzer/ir/Layout.h"
 
 namespace lp {
@@ -17,7 +18,7 @@ enum class Notation { Cute, Tirx, Descriptor };
 
 /// The notations a user names (`--to`, `--notation`, the Python module's `notation=`), in the order
 /// help texts list them: the one table names, parsing and every list of choices come from.
-inline constexpr std::array<std::pair<Notation, std::string_view>, 3> kNotationNames{
+inline constexpr Vocabulary<Notation, 3> kNotationNames{
     {{Notation::Cute, "cute"}, {Notation::Tirx, "tirx"}, {Notation::Descriptor, "descriptor"}}};
 const char* notation_name(Notation n);
 /// The notation kNotationNames names `name`; nullopt for any other text.

@@ -436,14 +436,7 @@ std::optional<Language> language_for_path(std::string_view path) {
   return std::nullopt;
 }
 
-const char* language_name(Language lang) {
-  switch (lang) {
-    case Language::CLike: return "C/C++/CUDA";
-    case Language::Python: return "Python";
-    case Language::Standalone: return "standalone .lp";
-  }
-  return "unknown";
-}
+const char* language_name(Language lang) { return vocabulary_name(kLanguageNames, lang, "unknown"); }
 
 bool is_statement_keyword(std::string_view word) {
   return std::find(kKeywords.begin(), kKeywords.end(), word) != kKeywords.end();

@@ -14,6 +14,7 @@
 #include "analyzer/diag/Diagnostic.h"
 
 #include "analyzer/support/ReadFile.h"
+#include "analyzer/support/Vocabulary.h"
 
 namespace lp::annotate {
 
@@ -22,6 +23,9 @@ enum class Language { CLike, Python, Standalone };
 /// The language of a path, decided by its extension: .c .cc .cpp .cxx .h .hpp .cu .cuh are
 /// C-like, .py is Python, .lp is standalone; nullopt for anything else.
 std::optional<Language> language_for_path(std::string_view path);
+/// How diagnostics name each language.
+inline constexpr Vocabulary<Language, 3> kLanguageNames{
+    {{Language::CLike, "C/C++/CUDA"}, {Language::Python, "Python"}, {Language::Standalone, "standalone .lp"}}};
 const char* language_name(Language lang);
 
 /// What one file may ask of the scanner. Exceeding a limit is a diagnostic, never a crash.

@@ -14,6 +14,7 @@
 #include "analyzer/diag/Diagnostic.h"
 #include "analyzer/parse/Parsers.h"
 #include "analyzer/parse/TilerParser.h"
+#include "analyzer/support/Vocabulary.h"
 #include "hw/Arch.h"
 #include "hw/BankModel.h"
 #include "hw/Fragments.h"
@@ -57,7 +58,10 @@ struct Dtype {
 };
 
 enum class Space { Smem, Tmem, Regs, Global };
-const char* space_name(Space s);  ///< "smem", "tmem", "regs", "global"
+/// A buffer statement's keyword for each space.
+inline constexpr Vocabulary<Space, 4> kSpaceNames{
+    {{Space::Smem, "smem"}, {Space::Tmem, "tmem"}, {Space::Regs, "regs"}, {Space::Global, "global"}}};
+const char* space_name(Space s);
 
 struct FragmentRef {
   Name name;
@@ -196,7 +200,12 @@ struct ComposeDecl {
 };
 
 enum class DivideKind { Logical, Zipped, Tiled, Flat };
-const char* divide_name(DivideKind k);  ///< "logical_divide", ...
+/// CuTe's names of the divides, which `divide` statements spell.
+inline constexpr Vocabulary<DivideKind, 4> kDivideNames{{{DivideKind::Logical, "logical_divide"},
+                                                         {DivideKind::Zipped, "zipped_divide"},
+                                                         {DivideKind::Tiled, "tiled_divide"},
+                                                         {DivideKind::Flat, "flat_divide"}}};
+const char* divide_name(DivideKind k);
 
 /// `divide NAME = logical_divide(A, TILER)` (also zipped_, tiled_, flat_divide).
 struct DivideDecl {
@@ -207,7 +216,12 @@ struct DivideDecl {
 };
 
 enum class ProductKind { Logical, Blocked, Raked, TileToShape };
-const char* product_name(ProductKind k);  ///< "logical_product", ..., "tile_to_shape"
+/// CuTe's names of the products (and tile_to_shape), which `product` statements spell.
+inline constexpr Vocabulary<ProductKind, 4> kProductNames{{{ProductKind::Logical, "logical_product"},
+                                                           {ProductKind::Blocked, "blocked_product"},
+                                                           {ProductKind::Raked, "raked_product"},
+                                                           {ProductKind::TileToShape, "tile_to_shape"}}};
+const char* product_name(ProductKind k);
 
 /// `product NAME = logical_product(A, B)` (also blocked_product, raked_product: B a layout), or
 /// `product NAME = tile_to_shape(A, (_8,_16))`. Invariant: `target` is set exactly for tile_to_shape

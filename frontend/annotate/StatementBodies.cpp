@@ -35,10 +35,7 @@ std::optional<Statement> StatementReader::read_body() {
                       "compose, divide, product, covers, expect, cute, launch or allow)");
   Statement st;
   st.loc = loc(at);
-  if (kw == "smem") st.body = buffer(Space::Smem);
-  else if (kw == "tmem") st.body = buffer(Space::Tmem);
-  else if (kw == "regs") st.body = buffer(Space::Regs);
-  else if (kw == "global") st.body = buffer(Space::Global);
+  if (const auto space = vocabulary_value(kSpaceNames, kw)) st.body = buffer(*space);
   else if (kw == "param") param(st);
   else if (kw == "arch") st.body = arch();
   else if (kw == "access") st.body = access();
@@ -312,18 +309,14 @@ ComposeDecl StatementReader::compose() {
 }
 
 // The operation word of a divide or product, one of `table`; else a located error that lists them.
-template <class Kind>
-std::pair<Kind, SourceLoc> StatementReader::operation(std::string_view what,
-                                                      std::initializer_list<std::pair<std::string_view, Kind>> table) {
-  std::string names;
-  size_t k = 0;
-  for (const auto& entry : table) names += (k++ == 0 ? "" : k == table.size() ? " or " : ", ") + std::string(entry.first);
+template <class Kind, size_t N>
+std::pair<Kind, SourceLoc> StatementReader::operation(std::string_view what, const Vocabulary<Kind, N>& table) {
+  const std::string names = vocabulary_choices(table);
   Name op = name(names);
-  for (const auto& [word, kind] : table)
-    if (op.text == word) {
-      c().expect("(", fmt::format("after '{}'", op.text));
-      return {kind, op.loc};
-    }
+  if (const auto kind = vocabulary_value(table, op.text)) {
+    c().expect("(", fmt::format("after '{}'", op.text));
+    return {*kind, op.loc};
+  }
   fail(op.loc, fmt::format("unknown {} '{}'; expected {}", what, op.text, names));
 }
 
@@ -331,10 +324,7 @@ DivideDecl StatementReader::divide() {
   Name n = name("the divide's name");
   declare(n);
   c().expect("=", "and the divide (divide NAME = logical_divide(A, TILER))");
-  const auto [kind, kind_loc] = operation<DivideKind>("divide", {{"logical_divide", DivideKind::Logical},
-                                                                 {"zipped_divide", DivideKind::Zipped},
-                                                                 {"tiled_divide", DivideKind::Tiled},
-                                                                 {"flat_divide", DivideKind::Flat}});
+  const auto [kind, kind_loc] = operation("divide", kDivideNames);
   Operand a = operand("as the layout to divide");
   c().expect(",", "between the layout and the tiler");
   Operand tiler = operand("as the tiler", true);
@@ -348,10 +338,7 @@ ProductDecl StatementReader::product() {
   Name n = name("the product's name");
   declare(n);
   c().expect("=", "and the product (product NAME = logical_product(A, B))");
-  const auto [kind, kind_loc] = operation<ProductKind>("product", {{"logical_product", ProductKind::Logical},
-                                                                   {"blocked_product", ProductKind::Blocked},
-                                                                   {"raked_product", ProductKind::Raked},
-                                                                   {"tile_to_shape", ProductKind::TileToShape}});
+  const auto [kind, kind_loc] = operation("product", kProductNames);
   ProductDecl d{n, kind, kind_loc, operand("as the block A"), std::nullopt, std::nullopt};
   if (kind == ProductKind::TileToShape) {
     c().expect(",", "between the block and the target shape");

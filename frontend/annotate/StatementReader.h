@@ -124,9 +124,8 @@ class StatementReader {
   TmaDecl tma();
   DescDecl desc(DescKind kind);
   ComposeDecl compose();
-  template <class Kind>
-  std::pair<Kind, SourceLoc> operation(std::string_view what,
-                                       std::initializer_list<std::pair<std::string_view, Kind>> table);
+  template <class Kind, size_t N>
+  std::pair<Kind, SourceLoc> operation(std::string_view what, const Vocabulary<Kind, N>& table);
   DivideDecl divide();
   ProductDecl product();
   std::vector<AxisRangeExpr> ranges();
