@@ -1,6 +1,6 @@
 #pragma once
-// The pieces of text every replay program's source is made of, shared by Programs.cpp (LP002,
-// LP009), where they are defined, and LayoutPrograms.cpp (LP001, LP004).
+// The pieces every replay program's source is made of, shared by Programs.cpp (LP002, LP009),
+// where the helpers are defined, and LayoutPrograms.cpp (LP001, LP004).
 #include <map>
 #include <string>
 #include <string_view>
@@ -23,7 +23,10 @@ std::string c_array(const std::vector<T>& v) {
 /// The comment that opens a program: the finding it replays and how to build it.
 std::string header(const FindingSite& f);
 
-/// Host helpers every program shares: CUDA error checks.
-extern const std::string_view kCommonHost;
+/// The programs' CUDA sources (replay/programs/), embedded at build time.
+extern const std::string_view kCudaCheckSource;    ///< cuda_check.cuh: every program starts with it
+extern const std::string_view kTimedAccessSource;  ///< timed_access.cuh
+extern const std::string_view kFillTimingSource;   ///< fill_timing.cuh
+extern const std::string_view kBankConflictSource, kAsyncTimingSource, kInjectivitySource, kCoverageSource;  ///< *.cu.in
 
 }  // namespace lp::replay::detail

@@ -29,361 +29,14 @@ std::string header(const FindingSite& f) {
                      f.rule, f.file.empty() ? "?" : f.file, f.line, f.column, f.message);
 }
 
-// Host helpers every program shares: CUDA error checks.
-constexpr std::string_view kCommonHost = R"cu(
-#include <cuda_runtime.h>
-
-#include <algorithm>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-
-namespace {
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "replay: %s: %s\n", what, cudaGetErrorString(e));
-    std::exit(2);
-  }
-}
-}  // namespace
-)cu";
-
 }  // namespace detail
 
 using detail::c_array;
 using detail::fill;
 using detail::header;
-using detail::kCommonHost;
+using detail::kCudaCheckSource;
 
 namespace {
-
-constexpr std::string_view kBankTemplate = R"cu(
-#include <glob.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <algorithm>
-#include <cmath>
-#include <cstring>
-#include <fstream>
-#include <map>
-#include <sstream>
-#include <string>
-
-extern char** environ;
-
-namespace {
-
-constexpr const char* kInstruction = "@INSTRUCTION@";
-constexpr const char* kSass = "@SASS@";  // what the access must compile to (cuobjdump -sass)
-constexpr const char* kMetric = "@METRIC@";  // what ncu reads for the two kernels
-constexpr bool kAsync = @ASYNC@;  // cp.async.ca: the launch's counter also holds wavefronts that are not the copy's
-constexpr int kAccessBytes = @BYTES@;
-constexpr long long kPredicted = @PREDICTED@;          // the model's wavefronts for the counterexample
-constexpr long long kControlPredicted = @CONTROL_PREDICTED@;  // and for the conflict-free control
-constexpr int kSmemBytes = @SMEM_BYTES@;
-// Byte offsets of lanes 0..31 from a 1024-byte-aligned shared base (the counterexample's
-// lane_addresses), and a conflict-free access of the same instruction.
-constexpr uint32_t kCase[32] = {@CASE@};
-constexpr uint32_t kControl[32] = {@CONTROL@};
-// The lanes that execute the case's instruction (bit t: lane t), as the counterexample's guard
-// predicate leaves them; the control runs on every lane.
-constexpr uint32_t kActive = @ACTIVE@u;
-
-// kRepeat copies of the instruction at the same lane addresses (the replays use 1: ptxas would fold
-// identical loads); the loaded registers go to global memory so nothing is dead, and
-// the clock is read after they are used so the loads are complete when it is read.
-template <int kRepeat>
-__device__ __forceinline__ void replay_access(const uint32_t* __restrict__ offsets, uint32_t* __restrict__ sink,
-                                              const uint4* __restrict__ src, long long* __restrict__ cycles,
-                                              uint32_t active) {
-  extern __shared__ uint8_t smem_raw[];
-  const uint32_t lane = threadIdx.x;
-  const uint32_t raw = static_cast<uint32_t>(__cvta_generic_to_shared(smem_raw));
-  const uint32_t addr = ((raw + 1023u) & ~1023u) + offsets[lane];
-  // cp.async reads lane t's source at byte t * kAccessBytes: each phase from one 128-byte line, as the model assumes.
-  const uint8_t* gsrc = reinterpret_cast<const uint8_t*>(src) + lane * kAccessBytes;
-  uint32_t r0 = lane, r1 = lane + 1, r2 = lane + 2, r3 = lane + 3, used = 0;
-  __syncwarp();
-  const long long t0 = clock64();
-#pragma unroll
-  for (int k = 0; k < kRepeat; ++k) {
-    if ((active >> lane) & 1u) {
-      @ACCESS@
-    }
-    used ^= r0 ^ r1 ^ r2 ^ r3;
-  }
-  asm volatile("membar.cta;\n\tmov.b32 %0, %0;" : "+r"(used) :: "memory");
-  const long long t1 = clock64();
-  sink[lane] = used;
-  if (lane == 0) *cycles = t1 - t0;
-}
-
-// What ncu measures: exactly one instruction each.
-__global__ void replay_case(const uint32_t* offsets, uint32_t* sink, const uint4* src, long long* cycles) {
-  replay_access<1>(offsets, sink, src, cycles, kActive);
-}
-__global__ void replay_control(const uint32_t* offsets, uint32_t* sink, const uint4* src, long long* cycles) {
-  replay_access<1>(offsets, sink, src, cycles, 0xffffffffu);
-}
-// clock64 times the same single-instruction kernels: ptxas folds repeated identical loads into one
-// (seen on an H100: 32 copies measured as one instruction's wavefronts), so no repetition.
-using Kernel = void (*)(const uint32_t*, uint32_t*, const uint4*, long long*);
-
-// Launches `kernel` on the case's or the control's addresses `runs` times (the first warms up);
-// returns the fewest cycles of the later runs (of the only run when runs == 1).
-long long launch(Kernel kernel, bool control, int runs) {
-  uint32_t* offsets = nullptr;
-  uint32_t* sink = nullptr;
-  uint4* src = nullptr;
-  long long* cycles = nullptr;
-  check(cudaMalloc(&offsets, sizeof kCase), "cudaMalloc");
-  check(cudaMalloc(&sink, 32 * sizeof(uint32_t)), "cudaMalloc");
-  check(cudaMalloc(&src, 32 * sizeof(uint4)), "cudaMalloc");
-  check(cudaMalloc(&cycles, sizeof(long long)), "cudaMalloc");
-  check(cudaMemset(src, 0, 32 * sizeof(uint4)), "cudaMemset");
-  check(cudaMemcpy(offsets, control ? kControl : kCase, sizeof kCase, cudaMemcpyHostToDevice), "cudaMemcpy");
-  check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes + 1024), "attribute");
-  long long best = -1;
-  for (int run = 0; run < runs; ++run) {
-    long long host_cycles = 0;
-    kernel<<<1, 32, kSmemBytes + 1024>>>(offsets, sink, src, cycles);
-    check(cudaDeviceSynchronize(), control ? "control kernel" : "case kernel");
-    check(cudaMemcpy(&host_cycles, cycles, sizeof host_cycles, cudaMemcpyDeviceToHost), "cudaMemcpy");
-    if (runs == 1 || (run > 0 && (best < 0 || host_cycles < best))) best = host_cycles;
-  }
-  cudaFree(offsets);
-  cudaFree(sink);
-  cudaFree(src);
-  cudaFree(cycles);
-  return best;
-}
-
-bool executable(const std::string& path) { return access(path.c_str(), X_OK) == 0; }
-
-// Nsight Compute: LP_REPLAY_NCU, else PATH, else where the CUDA toolkit or Nsight Compute installs it.
-std::string find_ncu() {
-  if (const char* v = std::getenv("LP_REPLAY_NCU"); v && *v) return executable(v) ? v : "";
-  const char* path = std::getenv("PATH");
-  std::stringstream dirs(path ? path : "");
-  for (std::string dir; std::getline(dirs, dir, ':');)
-    if (executable(dir + "/ncu")) return dir + "/ncu";
-  std::vector<std::string> found;
-  for (const char* pattern : {"/usr/local/cuda/bin/ncu", "/usr/local/cuda-*/bin/ncu", "/opt/nvidia/nsight-compute/*/ncu",
-                              "/usr/local/cuda*/nsight-compute-*/ncu"}) {
-    glob_t g;
-    if (glob(pattern, 0, nullptr, &g) == 0)
-      for (size_t k = g.gl_pathc; k-- > 0;)  // glob sorts: the last is the newest
-        if (executable(g.gl_pathv[k])) found.push_back(g.gl_pathv[k]);
-    globfree(&g);
-    if (!found.empty()) return found.front();
-  }
-  return "";
-}
-
-std::vector<std::string> csv_fields(const std::string& line) {
-  std::vector<std::string> out;
-  std::string cur;
-  bool quoted = false;
-  for (char c : line) {
-    if (c == '"') quoted = !quoted;
-    else if (c == ',' && !quoted) { out.push_back(cur); cur.clear(); }
-    else cur += c;
-  }
-  out.push_back(cur);
-  return out;
-}
-
-// Reruns this program under Nsight Compute (argument vector, no shell) and reads the shared
-// wavefronts of the last launch of each kernel. Returns false when ncu gave no metrics.
-bool measure_with_ncu(const std::string& ncu, const char* self, long long* measured, long long* control) {
-  char dir[] = "/tmp/lp_replay_XXXXXX";
-  if (!mkdtemp(dir)) return false;
-  const std::string log = std::string(dir) + "/ncu.csv";
-  const std::string metric = kMetric;
-  std::vector<std::string> args = {ncu, "--clock-control", "none", "--kernel-name", "regex:^replay_",
-                                   "--metrics", metric, "--csv", "--log-file", log, self};
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  setenv("LP_REPLAY_UNDER_NCU", "1", 1);
-  pid_t pid = 0;
-  int status = 0;
-  if (posix_spawn(&pid, ncu.c_str(), nullptr, nullptr, argv.data(), environ) != 0 || waitpid(pid, &status, 0) < 0 ||
-      !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    std::fprintf(stderr, "replay: ncu failed (status %d); see %s\n", status, log.c_str());
-    return false;
-  }
-  std::ifstream in(log);
-  std::map<std::string, int> column;
-  std::map<std::string, std::pair<long, long long>> last;  // kernel -> (launch ID, wavefronts)
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] != '"') continue;
-    std::vector<std::string> f = csv_fields(line);
-    if (column.empty()) {
-      for (size_t k = 0; k < f.size(); ++k) column[f[k]] = static_cast<int>(k);
-      continue;
-    }
-    if (f.at(column.at("Metric Name")) != metric) continue;
-    // ncu names them "(anonymous namespace)::replay_case(...)".
-    const std::string& name = f.at(column.at("Kernel Name"));
-    const std::string kernel = name.find("replay_control") != std::string::npos ? "replay_control"
-                               : name.find("replay_case") != std::string::npos  ? "replay_case"
-                                                                                : name;
-    long id = std::stol(f.at(column.at("ID")));
-    std::string value = f.at(column.at("Metric Value"));
-    value.erase(std::remove(value.begin(), value.end(), ','), value.end());
-    if (!last.count(kernel) || last[kernel].first < id) last[kernel] = {id, std::stoll(value)};
-  }
-  if (!last.count("replay_case") || !last.count("replay_control")) {
-    std::fprintf(stderr, "replay: no %s for both kernels in %s\n", metric.c_str(), log.c_str());
-    return false;
-  }
-  *measured = last["replay_case"].second;
-  *control = last["replay_control"].second;
-  return true;
-}
-
-}  // namespace
-
-@CONTEXT_DEFS@
-int main(int argc, char** argv) {
-  std::printf("%s at lane byte offsets {%s}; SASS %s\n", kInstruction, "@CASE_SHORT@", kSass);
-  // Under ncu: only the two measured kernels, one instruction each.
-  if (std::getenv("LP_REPLAY_UNDER_NCU")) {
-    launch(replay_case, false, 2);
-    launch(replay_control, true, 2);
-    return 0;
-  }
-  // usage: PROGRAM [--ncu PATH | --clock64]; without arguments ncu is looked for (find_ncu).
-  std::string ncu;
-  bool force_clock = false;
-  for (int k = 1; k < argc; ++k) {
-    if (std::strcmp(argv[k], "--clock64") == 0) force_clock = true;
-    else if (std::strcmp(argv[k], "--ncu") == 0 && k + 1 < argc) ncu = argv[++k];
-  }
-  if (ncu.empty() && !force_clock) ncu = find_ncu();
-  // clock64 timing always runs and is printed: every replay adds to the fallback's calibration.
-  const long long case_cycles = launch(replay_case, false, 6);
-  const long long control_cycles = launch(replay_control, true, 6);
-  std::printf("clock64: %d instructions took %lld cycles, the control's %lld\n", 1, case_cycles, control_cycles);
-  @CONTEXT@
-  if (!force_clock && !ncu.empty()) {
-    long long measured = 0, control = 0;
-    if (measure_with_ncu(ncu, argv[0], &measured, &control)) {
-      std::printf("control: predicted %lld, measured %lld wavefronts\n", kControlPredicted, control);
-      if (kAsync) {
-        // LDGSTS shares l1tex__data_pipe_lsu_wavefronts_mem_shared with wavefronts every launch has
-        // (4 per launch on an H100, docs/hardware.md): the control's excess over its prediction.
-        std::printf("case: %lld wavefronts in the launch, %lld of them not the copy's\n", measured, control - kControlPredicted);
-        measured -= control - kControlPredicted;
-      }
-      std::printf("LP_REPLAY method=ncu predicted %lld, measured %lld\n", kPredicted, measured);
-      return 0;
-    }
-    std::printf("ncu gave no metrics\n");
-  }
-  @CLOCK64_ESTIMATE@
-}
-)cu";
-
-// cp.async.cg's cost shows inside a fill kernel: every warp of up to 3 blocks per SM copies 16 bytes
-// per lane from an L2-resident window to the case's (or the control's) lane offsets, 2 copies per
-// stage, 2 stages, and the kernel is timed (best of 7 launches). Needs kCase and kControl (32 lane
-// offsets each) declared before it.
-constexpr std::string_view kFillTimingDefs = R"cu(
-namespace fill_timing {
-
-constexpr int kWarps = 4, kCopies = 2, kStages = 2, kIterations = 512;
-constexpr int kWindow = 1 << 20;
-
-__global__ void __launch_bounds__(kWarps * 32) context_fill(const uint8_t* __restrict__ g, const uint32_t* __restrict__ pattern,
-                                                            uint32_t span) {
-  extern __shared__ uint8_t smem_raw[];
-  const uint32_t raw = static_cast<uint32_t>(__cvta_generic_to_shared(smem_raw));
-  const uint32_t base = (raw + 1023u) & ~1023u;
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  const uint32_t mine = base + pattern[lane] + warp * kCopies * kStages * span;
-  uint32_t chunk = (blockIdx.x * kWarps + warp) * 97u;
-  for (int it = 0; it < kIterations; ++it) {
-#pragma unroll
-    for (int k = 0; k < kCopies; ++k) {
-      const uint8_t* src = g + (chunk++ % (kWindow / 512)) * 512 + lane * 16;
-      const uint32_t dst = mine + ((it % kStages) * kCopies + k) * span;
-      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"(dst), "l"(src) : "memory");
-    }
-    asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 1;" ::: "memory");
-  }
-  asm volatile("cp.async.wait_all;" ::: "memory");
-}
-
-float best_us(const uint32_t* offsets, const uint8_t* g, uint32_t* pattern, uint32_t span, int grid, int smem) {
-  check(cudaMemcpy(pattern, offsets, 32 * sizeof(uint32_t), cudaMemcpyHostToDevice), "cudaMemcpy");
-  cudaEvent_t start, stop;
-  check(cudaEventCreate(&start), "event");
-  check(cudaEventCreate(&stop), "event");
-  float best = 1e30f;
-  for (int run = 0; run < 9; ++run) {
-    check(cudaEventRecord(start), "record");
-    context_fill<<<grid, kWarps * 32, smem>>>(g, pattern, span);
-    check(cudaEventRecord(stop), "record");
-    check(cudaEventSynchronize(stop), "context_fill");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, start, stop), "elapsed");
-    if (run >= 2) best = std::min(best, ms * 1000.f);
-  }
-  return best;
-}
-
-// Times both patterns (span: their extent rounded to 1024 bytes), prints, returns case / control.
-double case_over_control(const uint32_t* case_offsets, const uint32_t* control_offsets, uint32_t span) {
-  cudaDeviceProp prop;
-  check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-  const int smem = kWarps * kCopies * kStages * static_cast<int>(span) + 1024;
-  check(cudaFuncSetAttribute(context_fill, cudaFuncAttributeMaxDynamicSharedMemorySize, smem), "attribute");
-  const int per_sm = std::max(1, std::min(3, static_cast<int>(prop.sharedMemPerMultiprocessor / (smem + 1024))));
-  const int grid = prop.multiProcessorCount * per_sm;
-  uint8_t* g = nullptr;
-  uint32_t* pattern = nullptr;
-  check(cudaMalloc(&g, kWindow), "cudaMalloc");
-  check(cudaMemset(g, 1, kWindow), "cudaMemset");
-  check(cudaMalloc(&pattern, 32 * sizeof(uint32_t)), "cudaMalloc");
-  const float control_us = best_us(control_offsets, g, pattern, span, grid, smem);
-  const float case_us = best_us(case_offsets, g, pattern, span, grid, smem);
-  cudaFree(g);
-  cudaFree(pattern);
-  std::printf("in a cp.async.cg fill kernel (%d blocks of %d warps, L2-resident source): case %.2f us, control %.2f us "
-              "(ratio %.3f)\n", grid, kWarps, case_us, control_us, case_us / control_us);
-  return case_us / control_us;
-}
-
-}  // namespace fill_timing
-)cu";
-
-// LP002 on cp.async.cg: no shared-memory counter sees its writes (docs/hardware.md, "cp.async"),
-// so the replay is the fill kernel alone; the time ratio scales the control's wavefronts into an
-// estimate for the case.
-constexpr std::string_view kAsyncTimingTemplate = R"cu(
-#include <cmath>
-
-namespace {
-constexpr const char* kInstruction = "@INSTRUCTION@";
-constexpr long long kPredicted = @PREDICTED@;
-constexpr long long kControlPredicted = @CONTROL_PREDICTED@;
-constexpr uint32_t kCase[32] = {@CASE@};
-constexpr uint32_t kControl[32] = {@CONTROL@};
-}  // namespace
-@FILL_TIMING@
-int main() {
-  std::printf("%s at lane byte offsets {%s}, timed inside a fill kernel (SASS LDGSTS.E.BYPASS.128)\n", kInstruction, "@CASE_SHORT@");
-  const double ratio = fill_timing::case_over_control(kCase, kControl, @SPAN@);
-  const long long estimate = std::max(1LL, std::llround(kControlPredicted * ratio));
-  std::printf("LP_REPLAY method=timing predicted %lld, measured %lld\n", kPredicted, estimate);
-  return 0;
-}
-)cu";
 
 }  // namespace
 
@@ -498,8 +151,8 @@ std::string single_warp_program(const FindingSite& finding, const hw::SmemInstr&
                                 const std::string& metric, const std::string& context_defs, const std::string& context,
                                 hw::LaneMask active = hw::kAllLanes) {
   const int64_t top = *std::max_element(lanes.begin(), lanes.end()) + 16;
-  return header(finding) + std::string(kCommonHost) +
-         fill(std::string(kBankTemplate),
+  return header(finding) + std::string(kCudaCheckSource) + std::string(detail::kTimedAccessSource) +
+         fill(std::string(detail::kBankConflictSource),
               {{"INSTRUCTION", std::string(instr.name)},
                {"SASS", std::string(instr.sass)},
                {"METRIC", metric},
@@ -531,14 +184,13 @@ std::string bank_program(const FindingSite& finding, const rules::BankConflictCe
   if (instr.async == hw::AsyncCopy::CacheGlobal && active != hw::kAllLanes)
     throw ReplayError("a predicated cp.async.cg is not replayed: its fill-kernel timing has every lane copy");
   if (instr.async == hw::AsyncCopy::CacheGlobal)
-    return header(finding) + std::string(kCommonHost) +
-           fill(std::string(kAsyncTimingTemplate), {{"INSTRUCTION", std::string(instr.name)},
+    return header(finding) + std::string(kCudaCheckSource) + std::string(detail::kFillTimingSource) +
+           fill(std::string(detail::kAsyncTimingSource), {{"INSTRUCTION", std::string(instr.name)},
                                                     {"PREDICTED", std::to_string(predicted)},
                                                     {"CONTROL_PREDICTED", std::to_string(control_predicted)},
                                                     {"CASE", c_array(lanes)},
                                                     {"CASE_SHORT", lane_list(lanes)},
                                                     {"CONTROL", c_array(control)},
-                                                    {"FILL_TIMING", std::string(kFillTimingDefs)},
                                                     {"SPAN", std::to_string(fill_span(lanes, control))}});
   const std::string metric = instr.async == hw::AsyncCopy::CacheAll ? "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"
                              : instr.direction == hw::SmemDirection::Store
@@ -557,7 +209,7 @@ std::string async_sector_program(const FindingSite& finding, const rules::AsyncS
   const int64_t control_predicted = hw::bypass_sectors(arch, instr, control).sectors;
   const std::string context = fmt::format("fill_timing::case_over_control(kCase, kControl, {});", fill_span(lanes, control));
   return single_warp_program(finding, instr, lanes, cex.sectors, control, control_predicted,
-                             "l1tex__m_xbar2l1tex_read_sectors.sum", std::string(kFillTimingDefs), context);
+                             "l1tex__m_xbar2l1tex_read_sectors.sum", std::string(detail::kFillTimingSource), context);
 }
 
 }  // namespace lp::replay

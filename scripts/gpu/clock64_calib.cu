@@ -1,6 +1,7 @@
 // Calibrates the clock64 fallback of `layoutproof replay` (docs/replay.md) against Nsight Compute.
 // For five shared-memory instructions and access patterns of known wavefront counts (k-way bank
-// conflicts: 1..32 wavefronts), it times one warp two ways, exactly as the replay programs do:
+// conflicts: 1..32 wavefronts), it times one warp two ways, exactly as the replay programs do
+// (replay/programs/timed_access.cuh, which both include):
 //   lat: one instruction between two clock64 reads (the result consumed, then membar.cta);
 //   thr: kRep copies of the instruction back to back at the same addresses, then the same ending.
 // Without arguments it prints a TSV line per (instruction, wavefronts, mode): the cycles of the
@@ -15,14 +16,10 @@
 #include <cstdlib>
 #include <cstring>
 
-namespace {
+#include "../../replay/programs/cuda_check.cuh"
+#include "../../replay/programs/timed_access.cuh"
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "calib: %s: %s\n", what, cudaGetErrorString(e));
-    std::exit(2);
-  }
-}
+namespace {
 
 constexpr int kRep = 32;
 enum Op { kLds32, kSts32, kLds128, kSts128, kLdsm4, kOps };
@@ -47,22 +44,8 @@ __device__ __forceinline__ void access(uint32_t addr, uint32_t& r0, uint32_t& r1
 
 template <int OP, int REP>
 __global__ void timed(const uint32_t* offsets, uint32_t* sink, long long* cycles) {
-  extern __shared__ uint8_t smem_raw[];
-  const uint32_t lane = threadIdx.x;
-  const uint32_t raw = static_cast<uint32_t>(__cvta_generic_to_shared(smem_raw));
-  const uint32_t addr = ((raw + 1023u) & ~1023u) + offsets[lane];
-  uint32_t r0 = lane, r1 = lane + 1, r2 = lane + 2, r3 = lane + 3, acc = 0;
-  __syncwarp();
-  const long long t0 = clock64();
-#pragma unroll
-  for (int i = 0; i < REP; ++i) {
-    access<OP>(addr, r0, r1, r2, r3);
-    acc ^= r0 ^ r1 ^ r2 ^ r3;
-  }
-  asm volatile("membar.cta;\n\tmov.b32 %0, %0;" : "+r"(acc)::"memory");
-  const long long t1 = clock64();
-  sink[lane] = acc;
-  if (lane == 0) *cycles = t1 - t0;
+  timed_access<REP>(offsets[threadIdx.x], sink, cycles,
+                    [](uint32_t addr, uint32_t& r0, uint32_t& r1, uint32_t& r2, uint32_t& r3) { access<OP>(addr, r0, r1, r2, r3); });
 }
 
 // Lane byte offsets with `ways` distinct words per bank: 32-bit accesses have `ways` wavefronts,

@@ -19,18 +19,13 @@
 #include <string>
 #include <vector>
 
+#include "../../replay/programs/cuda_check.cuh"
+
 namespace {
 
 constexpr int kWarps = 4, kCopies = 2, kStages = 2, kBlocksPerSm = 3;
 constexpr uint32_t kMaxSpan = 4096;  // every pattern below fits; all get the same shared memory, so the same occupancy
 constexpr int kWindow = 1 << 20;
-
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "cp_async_bw: %s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
 
 template <bool kCg>
 __global__ void __launch_bounds__(kWarps * 32) fill(const uint8_t* __restrict__ g, const uint32_t* __restrict__ pattern,

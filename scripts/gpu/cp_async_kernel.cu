@@ -25,6 +25,8 @@
 #include <string>
 #include <vector>
 
+#include "../../replay/programs/cuda_check.cuh"
+
 namespace {
 
 enum class Form { Ca4, Ca8, Ca16, Cg16, Cg16L2_64 };
@@ -214,13 +216,6 @@ const Variant kVariants[] = {
     {"llama_k_d128_p272_noread", LP_FILL(Cg16L2_64, 4, 64, 256, 272, false, 2, false), kGrid, kTiles, 2048, 0, "the DKQ 128 fill alone"},
     {"llama_k_d64_noread", LP_FILL(Cg16L2_64, 4, 64, 128, 144, false, 2, false), kGrid, kTiles, 1024, 0, "the DKQ 64 fill alone"},
 };
-
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "cp_async_kernel: %s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
 
 int64_t passes(const Variant& v) {
   const int lanes_per_row = v.row_bytes / form_bytes(v.form);

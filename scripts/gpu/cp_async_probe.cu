@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "../../replay/programs/cuda_check.cuh"
+
 namespace {
 
 constexpr int kSmemBytes = 64 * 1024;
@@ -87,13 +89,6 @@ Kernel kernel_for(Form form, int repeat) {
     case Form::Cg16L2_128: return pick<Form::Cg16L2_128>(repeat);
   }
   return nullptr;
-}
-
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "cp_async_probe: %s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
 }
 
 std::vector<uint32_t> numbers(const std::string& list) {

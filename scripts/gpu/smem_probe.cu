@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "../../replay/programs/cuda_check.cuh"
+
 namespace {
 
 constexpr int kSmemBytes = 64 * 1024;  // covers every probe offset; 1024 more for alignment
@@ -136,13 +138,6 @@ bool op_by_name(const std::string& name, Op* op) {
       return true;
     }
   return false;
-}
-
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "smem_probe: %s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
 }
 
 }  // namespace
