@@ -155,7 +155,7 @@ class BankConflictRule : public Rule {
     auto unknown = [&](const std::string& what, const std::string& reason) {
       rules::Finding f = unknown_finding(a.at.loc, what, reason);
       f.notes = a.at.notes;
-      if (!j.result && s.unknown_is_data) data_dependent(f);
+      if (!j.result && s.unknown_is_data) mark_data_dependent(f);
       sink.obligation_at(a.at.loc, what, false, 0);
       report_compiled(sink, m, k, a, std::move(f));
     };
@@ -226,24 +226,6 @@ class BankConflictRule : public Rule {
     const term::TermPool& P = m.analysis.pool;
     return !f.limited && s.active_exact && !P.opaque(s.address) && !P.opaque(s.extent) && P.only_loaded_data(s.active);
   }
-  static void data_dependent(rules::Finding& f) {
-    f.data_dependent = true;
-    add_note(f, "it depends on data the kernel loads, which no model of the code decides; `[gate] data-dependent` in "
-                ".layoutproof.toml sets how such unknowns are reported, apart from other unknowns (docs/ptx.md)");
-  }
-
-  // A uniform unknown as the user knows it: a parameter by its name and position, a shared
-  // symbol demangled.
-  static void witness_notes(const ptx::CompiledModule& m, const ptx::KernelFacts& k, const SymbolicWitness& w,
-                            rules::Finding& f) {
-    if (!w.uniforms.empty()) {
-      std::string u;
-      for (const auto& [name, value] : w.uniforms) u += fmt::format("{}{} = {}", u.empty() ? "" : ", ", k.shown_uniform(name), value);
-      add_note(f, "with the uniform values " + u);
-    }
-    if (w.active != hw::kAllLanes) add_note(f, "active lanes: " + lanes_text(w.active));
-    if (!m.arch_note.empty()) add_note(f, m.arch_note);
-  }
 
   // A refutation for some launches that a condition on the block's shape excludes: reported as
   // depending on the launch, with one launchable witness, and how to state the launch.
@@ -253,10 +235,6 @@ class BankConflictRule : public Rule {
     add_note(f, fmt::format("at another launch: {}", p.reason));
     return f;
   }
-  static void state_the_launch(rules::Finding& f) {
-    add_note(f, "state the launch to decide it: `// layoutproof: launch block(X, Y, Z)` before the kernel, an entry of "
-                "[ptx.launch] in .layoutproof.toml, or `check --launch 'KERNEL=block(X, Y, Z)'` (docs/ptx.md)");
-  }
 
   static void compiled_property(const ptx::CompiledModule& m, const ptx::KernelFacts& k, const ptx::AccessFact& a,
                                 const std::string& holds, const std::string& failed, const SymbolicProperty& p,
@@ -265,7 +243,7 @@ class BankConflictRule : public Rule {
     if (p.verdict == Verdict::Unknown) {
       rules::Finding f = unknown_finding(a.at.loc, holds, p);
       f.notes = a.at.notes;
-      if (activity_is_data(m, k, a, f)) data_dependent(f);
+      if (activity_is_data(m, k, a, f)) mark_data_dependent(f);
       report_compiled(sink, m, k, a, std::move(f));
       return;
     }
@@ -292,7 +270,7 @@ class BankConflictRule : public Rule {
       rules::Finding f = unknown_finding(a.at.loc, what + " is conflict-free", p);
       f.notes = extra_notes;
       for (const Note& n : a.at.notes) f.notes.push_back(n);
-      if (activity_is_data(m, k, a, f)) data_dependent(f);
+      if (activity_is_data(m, k, a, f)) mark_data_dependent(f);
       report_compiled(sink, m, k, a, std::move(f), as_merged);
       return;
     }

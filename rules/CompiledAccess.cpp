@@ -1,6 +1,10 @@
 #include "rules/CompiledAccess.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+
+#include "rules/RuleSupport.h"
 
 namespace lp::rules {
 
@@ -20,6 +24,27 @@ SymbolicAccess symbolic_access(const ptx::CompiledModule& m, const ptx::KernelFa
   acc.free_extents = m.result(k).launch.ntid;
   acc.launches_stated = m.result(k).launch.stated;
   return acc;
+}
+
+void witness_notes(const ptx::CompiledModule& m, const ptx::KernelFacts& k, const SymbolicWitness& w, Finding& f) {
+  if (!w.uniforms.empty()) {
+    std::string u;
+    for (const auto& [name, value] : w.uniforms) u += fmt::format("{}{} = {}", u.empty() ? "" : ", ", k.shown_uniform(name), value);
+    add_note(f, "with the uniform values " + u);
+  }
+  if (w.active != hw::kAllLanes) add_note(f, "active lanes: " + lanes_text(w.active));
+  if (!m.arch_note.empty()) add_note(f, m.arch_note);
+}
+
+void mark_data_dependent(Finding& f) {
+  f.data_dependent = true;
+  add_note(f, "it depends on data the kernel loads, which no model of the code decides; `[gate] data-dependent` in "
+              ".layoutproof.toml sets how such unknowns are reported, apart from other unknowns (docs/ptx.md)");
+}
+
+void state_the_launch(Finding& f) {
+  add_note(f, "state the launch to decide it: `// layoutproof: launch block(X, Y, Z)` before the kernel, an entry of "
+              "[ptx.launch] in .layoutproof.toml, or `check --launch 'KERNEL=block(X, Y, Z)'` (docs/ptx.md)");
 }
 
 bool is_free_extent(const ptx::LaunchVars& launch, term::VarId v) {

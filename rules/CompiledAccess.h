@@ -39,6 +39,18 @@ RepresentativeWarps representative_warps(const ptx::CompiledModule& m, const ptx
                                          const std::map<term::VarId, int64_t>& given, hw::LaneMask wanted,
                                          size_t max_assignments);
 
+/// The notes a finding about a compiled access gives its witness: the uniform values (a parameter by
+/// its source name and position, a shared symbol demangled), the active lanes when not all are,
+/// and the architecture the module was read for when it was not stated.
+void witness_notes(const ptx::CompiledModule& m, const ptx::KernelFacts& k, const SymbolicWitness& w, Finding& f);
+
+/// Marks an unknown `f` as depending on data the kernel loads (Finding::data_dependent), with the
+/// note that says how the gate treats such unknowns.
+void mark_data_dependent(Finding& f);
+
+/// The note of a finding that depends on the launch: how to state the launch that decides it.
+void state_the_launch(Finding& f);
+
 /// Reports `f` about access `a` of kernel `k`: at the access's placement, naming the instruction
 /// (Finding::compiled).
 void report_compiled(FindingSink& sink, const ptx::CompiledModule& m, const ptx::KernelFacts& k, const ptx::AccessFact& a,

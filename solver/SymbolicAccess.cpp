@@ -162,11 +162,10 @@ namespace {
 // admits a launch of at least one whole warp (a block of one thread proves most things vacuously).
 class LaunchSearch {
  public:
-  LaunchSearch(const SymbolicAccess& a, Engine engine, const SolverLimits& limits)
-      : a_(a), engine_(engine), limits_(limits), free_(a.free_extents) {}
+  LaunchSearch(const SymbolicAccess& a, const std::function<bool(const SymbolicAccess&)>& proven)
+      : a_(a), proven_(proven), free_(a.free_extents) {}
 
-  std::optional<LaunchCondition> find(Property which, const SymbolicWitness& refutation) {
-    seed_ = &refutation;
+  std::optional<LaunchCondition> find() {
     const std::optional<VarId> x = free_[0];
     // 1. ntid.x a multiple of 2^k (whole warps along x at k = 5): the smallest k that proves it.
     if (x) {
@@ -176,7 +175,7 @@ class LaunchSearch {
       std::optional<int> best;
       while (lo <= hi) {
         const int k = (lo + hi) / 2;
-        if (holds(which, {{*x, aligned(dx, k)}})) {
+        if (holds({{*x, aligned(dx, k)}})) {
           best = k;
           hi = k - 1;
         } else {
@@ -196,7 +195,7 @@ class LaunchSearch {
           if (d == 0 && k > 0) v = aligned(v, k);
           box[*free_[d]] = v;
         }
-      if (box.empty() || !admits_warp(box) || !holds(which, box)) continue;
+      if (box.empty() || !admits_warp(box) || !holds(box)) continue;
       // Rows and planes first, x last: a 2-D tile's block is one warp wide far more often than one
       // row deep.
       for (size_t d : {size_t{1}, size_t{2}, size_t{0}}) {
@@ -207,7 +206,7 @@ class LaunchSearch {
           const uint64_t mid = good + (bad - good) / 2;
           auto trial = box;
           trial[v].hi = mid;
-          if (holds(which, trial)) good = mid;
+          if (holds(trial)) good = mid;
           else bad = mid;
         }
         box[v].hi = good;
@@ -239,16 +238,13 @@ class LaunchSearch {
       }
     return threads >= static_cast<uint64_t>(hw::kWarpLanes) || !free_[1];
   }
-  bool holds(Property which, const std::map<VarId, term::VarDomain>& narrowed) {
+  bool holds(const std::map<VarId, term::VarDomain>& narrowed) {
     checkpoint();
     SymbolicAccess b = a_;
     for (const auto& [v, d] : narrowed) b.narrowed[v] = d;
     for (const auto& [v, d] : narrowed)
       if (domain_of(d, 32).count == 0) return false;
-    Decider d(b, engine_, limits_);
-    // Most candidates fail at a launch a few samples find: only the others need a proof.
-    if (seed_ && d.sampled_violation(which, *seed_)) return false;
-    return d.decide_property(which).verdict == Verdict::Proven;
+    return proven_(b);
   }
   LaunchCondition condition(const std::map<VarId, term::VarDomain>& narrowed) const {
     LaunchCondition c;
@@ -274,10 +270,8 @@ class LaunchSearch {
   }
 
   const SymbolicAccess& a_;
-  Engine engine_;
-  const SolverLimits& limits_;
+  const std::function<bool(const SymbolicAccess&)>& proven_;
   const std::array<std::optional<VarId>, 3>& free_;
-  const SymbolicWitness* seed_ = nullptr;  ///< the refutation in the whole domain
 };
 
 }  // namespace
@@ -370,6 +364,11 @@ SymbolicWitness warp_at(const SymbolicAccess& a, const std::map<std::string, int
   return out;
 }
 
+std::optional<LaunchCondition> find_launch_condition(const SymbolicAccess& access,
+                                                    const std::function<bool(const SymbolicAccess&)>& proven) {
+  return LaunchSearch(access, proven).find();
+}
+
 SymbolicResult decide_symbolic_access(const SymbolicAccess& access, Engine engine, const SolverLimits& limits) {
   renew_context();
   Decider d(access, engine, limits);
@@ -380,13 +379,18 @@ SymbolicResult decide_symbolic_access(const SymbolicAccess& access, Engine engin
   const auto& free_extents = access.free_extents;
   const bool free = std::any_of(free_extents.begin(), free_extents.end(), [](const auto& v) { return v.has_value(); });
   if (!free || access.launches_stated) return r;
-  LaunchSearch search(access, engine, limits);
   for (auto [p, which] : {std::pair{&r.conflicts, Property::Conflicts}, std::pair{&r.alignment, Property::Alignment},
                           std::pair{&r.bounds, Property::Bounds}}) {
     if (p->verdict != Verdict::Refuted) continue;
+    const SymbolicWitness& seed = *p->witness;
+    const Property property = which;
     try {
       Stopwatch clock;
-      p->holds_when = search.find(which, *p->witness);
+      p->holds_when = find_launch_condition(access, [&](const SymbolicAccess& narrowed) {
+        Decider n(narrowed, engine, limits);
+        // Most candidates fail at a launch a few samples find: only the others need a proof.
+        return !n.sampled_violation(property, seed) && n.decide_property(property).verdict == Verdict::Proven;
+      });
       p->time_ms += clock.elapsed_ms();
     } catch (const BudgetExhausted&) {
       // The search ran out of the run's budget: the refutation stands, with its launchable witness.

@@ -14,6 +14,7 @@
 // value), refuted with a witness (the uniform values, all 32 lane addresses, re-checked by
 // evaluating the terms and hw::smem_access_cost), or unknown with the reason.
 #include <array>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -106,6 +107,13 @@ std::vector<term::VarId> access_unknowns(const SymbolicAccess& access);
 /// bits zero): the values warp_at accepts.
 term::VarDomain var_domain(const SymbolicAccess& access, term::VarId v);
 bool in_var_domain(const SymbolicAccess& access, term::VarId v, uint64_t x);
+
+/// The weakest condition on the access's free block extents, of the forms "ntid.x is a multiple of
+/// 2^k" and "each extent at most N" (and both), under which `proven` (a decision of the access with
+/// those extents narrowed) holds, keeping only conditions that admit a launch of a whole warp;
+/// nullopt when no form does.
+std::optional<LaunchCondition> find_launch_condition(const SymbolicAccess& access,
+                                                    const std::function<bool(const SymbolicAccess&)>& proven);
 
 /// Decides the three properties. With free extents, a property refuted for some block shapes is
 /// searched for the weakest condition of the forms "ntid.x is a multiple of 2^k" and "each extent

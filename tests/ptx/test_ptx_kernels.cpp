@@ -12,6 +12,7 @@
 #include "frontend/ptx/PtxEval.h"
 #include "hw/BankModel.h"
 #include "replay/Process.h"
+#include "solver/LaneOverlap.h"
 #include "solver/SymbolicAccess.h"
 #include "support/Files.h"
 #include "support/Process.h"
@@ -28,6 +29,7 @@ const std::string kDir = LP_SOURCE_DIR "/tests/data/ptx/";
 struct Checked {
   std::set<std::string> tags;  // tags whose accesses were found and checked
   int samples = 0;
+  int overlap_decisions = 0;
 };
 
 // Values to try for each uniform unknown of a site.
@@ -50,8 +52,18 @@ std::vector<std::vector<uint64_t>> sample_values(const TermPool& P, const std::v
 
 // Whether the site's addresses and activity equal `o`'s formula at every lane and sample of its
 // uniform unknowns; on the way, whether the formula's warp conflicts at some sample.
+// Two active lanes of a warp at one address, counted pair by pair (the brute force LP016's verdicts
+// are held to).
+bool two_lanes_share_an_address(const std::vector<int64_t>& addresses, lp::hw::LaneMask mask) {
+  for (int i = 0; i < 32; ++i)
+    for (int j = i + 1; j < 32; ++j)
+      if (((mask >> i) & 1) && ((mask >> j) & 1) && addresses[static_cast<size_t>(i)] == addresses[static_cast<size_t>(j)])
+        return true;
+  return false;
+}
+
 bool follows(lp::ptx::Analysis& a, const lp::ptx::Site& site, const lp::test::OracleAccess& o, const lp::hw::Arch& arch,
-             bool& formula_conflicts, int& samples) {
+             bool& formula_conflicts, bool& formula_collides, int& samples) {
   const lp::hw::SmemInstr* instr = o.instr.empty() ? nullptr : &lp::hw::smem_instr(o.instr);
   const int address_lanes = instr ? lp::hw::address_lane_count(*instr) : lp::hw::kWarpLanes;
   std::set<VarId> vs;
@@ -62,6 +74,7 @@ bool follows(lp::ptx::Analysis& a, const lp::ptx::Site& site, const lp::test::Or
   const auto values = sample_values(a.pool, vars);
   std::vector<size_t> idx(vars.size(), 0);
   formula_conflicts = false;
+  formula_collides = false;
   samples = 0;
   for (bool more = true; more;) {
     lp::term::Evaluator ev(a.pool);
@@ -89,6 +102,7 @@ bool follows(lp::ptx::Analysis& a, const lp::ptx::Site& site, const lp::test::Or
       mask |= lp::hw::LaneMask{1} << lane;
     }
     ++samples;
+    formula_collides |= two_lanes_share_an_address(addresses, mask);
     if (instr && mask) {
       for (int lane = 0; lane < 32; ++lane)
         if (!((mask >> lane) & 1)) addresses[static_cast<size_t>(lane)] = addresses[static_cast<size_t>(__builtin_ctz(mask))];
@@ -128,11 +142,11 @@ void check_file(const std::string& ptx_path, const std::string& cu_path, const s
     for (const auto& site : k.sites) {
       // The oracle entry of this kernel and instruction whose formula the site's addresses follow.
       const lp::test::OracleAccess* o = nullptr;
-      bool formula_conflicts = false;
+      bool formula_conflicts = false, formula_collides = false;
       int samples = 0;
       for (const auto& entry : oracle)
         if (!o && k.name.find(entry.kernel) != std::string::npos && entry.instr == site.instr &&
-            follows(a, site, entry, arch, formula_conflicts, samples))
+            follows(a, site, entry, arch, formula_conflicts, formula_collides, samples))
           o = &entry;
       INFO(ptx_path << ": " << site.opcode << " at PTX offset " << site.origin.pos << " in " << k.name);
       REQUIRE(o != nullptr);
@@ -182,6 +196,19 @@ void check_file(const std::string& ptx_path, const std::string& cu_path, const s
       for (const auto& [mine, z3_alone] : {std::pair{&r.conflicts, &z.conflicts}, std::pair{&r.alignment, &z.alignment},
                                            std::pair{&r.bounds, &z.bounds}})
         CHECK((z3_alone->verdict == mine->verdict || (z3_alone->verdict == lp::Verdict::Unknown && z3_alone->limited)));
+      // LP016's question for writes: decided, never proven where a sampled warp of the formula has
+      // two lanes at one address, and a refutation's warp has two such lanes; both engines agree.
+      if (instr->direction == lp::hw::SmemDirection::Store || instr->async != lp::hw::AsyncCopy::None) {
+        for (lp::Engine e : {lp::Engine::Auto, lp::Engine::Z3, lp::Engine::Enum}) {
+          const lp::LaneOverlap overlap = lp::decide_lane_overlap(acc, e, z3_limits);
+          INFO("lane overlap, engine " << lp::engine_name(e) << ": " << overlap.reason);
+          if (e == lp::Engine::Enum && overlap.verdict == lp::Verdict::Unknown) continue;  // too many values to enumerate
+          REQUIRE(overlap.verdict != lp::Verdict::Unknown);
+          CHECK(!(formula_collides && overlap.verdict == lp::Verdict::Proven));
+          if (overlap.witness) CHECK(two_lanes_share_an_address(overlap.witness->addresses, overlap.witness->active));
+          ++checked.overlap_decisions;
+        }
+      }
     }
   }
 }
@@ -193,6 +220,7 @@ void check_all(const std::string& dir) {
   // Every marked access was found.
   for (const auto& o : lp::test::smem_kernel_oracle()) CHECK(c.tags.count(o.tag) == 1);
   CHECK(c.samples > 500);
+  CHECK(c.overlap_decisions >= 10);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // block, the three ways of stating a launch against each other, and a property test over random
 // kernels: the general domain never yields a witness outside the hardware's limits.
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <filesystem>
 #include <fstream>
@@ -17,6 +18,7 @@
 #include "hw/BankModel.h"
 #include "ptx/PtxOracle.h"
 #include "rules/CompiledAccess.h"
+#include "solver/LaneOverlap.h"
 #include "solver/SymbolicAccess.h"
 #include "support/Files.h"
 #include "support/Process.h"
@@ -213,6 +215,65 @@ TEST_CASE("launch domain: verdicts at the stated launches equal a brute force ov
   CHECK(decided == static_cast<int>(seen.size()));
   CHECK(conflicting > 5);
   CHECK(outside == 0);
+}
+
+TEST_CASE("store collisions (LP016) at stated launches equal a brute force over every warp of the block", "[ptx][launch]") {
+  // Each store of launch_kernels.cu at its own block and at blocks whose rows are wider than the
+  // tile's, so that one warp spans two rows (stencil: 16 of 9, matmul: 24 of 16, transposes: 48 of
+  // 32 or 33) or does not: the formulas are the source's, so they hold at any block.
+  struct Launch {
+    std::string kernel;
+    std::array<int64_t, 3> block;
+  };
+  const std::vector<Launch> launches = {
+      {"transpose_padded", {32, 8, 1}}, {"transpose_padded", {48, 4, 1}}, {"transpose_naive", {32, 8, 1}},
+      {"transpose_naive", {48, 4, 1}},  {"matmul_tiled", {16, 16, 1}},     {"matmul_tiled", {24, 8, 1}},
+      {"stencil_3d", {8, 8, 4}},        {"stencil_3d", {16, 4, 4}},        {"api_launched", {64, 2, 1}},
+      {"api_launched", {48, 2, 1}},     {"ex_launched", {16, 16, 1}},      {"ex_launched", {32, 8, 1}},
+      {"stated_in_comment", {32, 4, 1}}};
+  const auto lines = lp::test::oracle_lines(kDir + "launch_kernels.cu");
+  const auto all = formulas();
+  int decided = 0, colliding = 0;
+  for (const Launch& l : launches) {
+    lp::ptx::FrontEndInputs inputs;
+    inputs.option_launches.push_back(
+        {l.kernel, launch_text(fmt::format("block({}, {}, {}) dynamic_smem(512)", l.block[0], l.block[1], l.block[2]))});
+    const auto m = compiled(kDir + "launch_kernels.ptx", inputs);
+    REQUIRE(!m->read_error);
+    for (const auto& k : m->kernels) {
+      if (k.name.rfind(l.kernel + "(", 0) != 0) continue;
+      for (const auto& a : k.accesses) {
+        const auto& s = m->site(k, a);
+        if (a.instr->direction != lp::hw::SmemDirection::Store) continue;
+        INFO(k.name << ": " << a.what << " at block " << l.block[0] << "x" << l.block[1] << "x" << l.block[2]);
+        std::function<int64_t(const Thread&)> offset;
+        for (const Formula& f : all)
+          if (k.name.rfind(f.kernel + "(", 0) == 0 && f.instr == s.instr && lines.at(f.tag) == source_line(*m, s))
+            for (int64_t j : f.js)
+              if (!offset && follows(*m, s, [&](const Thread& t) { return f.offset(t, j); }, l.block))
+                offset = [&f, j](const Thread& t) { return f.offset(t, j); };
+        REQUIRE(offset);
+        // Two threads of one warp at one address.
+        bool collides = false;
+        const int64_t threads = l.block[0] * l.block[1] * l.block[2];
+        for (int64_t t = 0; t < threads; ++t)
+          for (int64_t u = t + 1; u < threads && u / 32 == t / 32; ++u)
+            collides = collides || offset(thread_at(t, l.block)) == offset(thread_at(u, l.block));
+        const lp::LaneOverlap o = lp::decide_lane_overlap(lp::rules::symbolic_access(*m, k, a), lp::Engine::Auto, {});
+        REQUIRE(o.verdict != lp::Verdict::Unknown);
+        CHECK((o.verdict == lp::Verdict::Refuted) == collides);
+        CHECK(!o.holds_when);  // the launch is stated
+        if (o.witness) {
+          const auto [i, j] = o.lanes;
+          CHECK(o.witness->addresses[static_cast<size_t>(i)] == o.witness->addresses[static_cast<size_t>(j)]);
+        }
+        ++decided;
+        colliding += collides;
+      }
+    }
+  }
+  CHECK(decided >= 15);
+  CHECK(colliding >= 3);
 }
 
 TEST_CASE("launch domain: the weakest launch condition of each launch-dependent verdict holds at every legal block it admits and "

@@ -31,4 +31,4 @@ void run(int* a, double* b) {
   exchange<double, 128, 4><<<1, 128>>>(b);
 }
 // CHECK-NOT: exchange<int
-// CHECK: {{^}}1 finding (1 error), in 1 file; 31 of 33 obligations proven
+// CHECK: {{^}}1 finding (1 error), in 1 file; 34 of 36 obligations proven

@@ -26,4 +26,4 @@ void run(int* a, double* b) {
   exchange<int, 128, 4><<<1, 128>>>(a);
   exchange<double, 128, 4><<<1, 128>>>(b);
 }
-// CHECK: {{^}}2 findings (2 errors), in 1 file; 31 of 33 obligations proven
+// CHECK: {{^}}2 findings (2 errors), in 1 file; 34 of 36 obligations proven

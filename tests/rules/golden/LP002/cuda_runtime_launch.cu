@@ -25,4 +25,4 @@ void run(float* p, int threads) {
   scale<<<1, threads>>>(p, 2.0f);
   square<<<1, 64>>>(p);
 }
-// CHECK: 2 findings (2 warnings), in 1 file; 7 of 9 obligations proven
+// CHECK: 2 findings (2 warnings), in 1 file; 9 of 11 obligations proven

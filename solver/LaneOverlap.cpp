@@ -1,0 +1,214 @@
+#include "solver/LaneOverlap.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+#include "analyzer/support/Governor.h"
+#include "solver/Engines.h"
+#include "solver/SymbolicDecider.h"
+#include "solver/SymbolicZ3.h"
+
+namespace lp {
+
+using symbolic_detail::Domain;
+using symbolic_detail::Z3Terms;
+using term::TermPool;
+using term::VarId;
+
+std::optional<std::pair<int, int>> overlapping_lanes(const std::vector<int64_t>& addresses, hw::LaneMask active, int bytes) {
+  const int lanes = static_cast<int>(std::min<size_t>(addresses.size(), hw::kWarpLanes));
+  auto takes_part = [&](int l) { return ((active >> l) & 1) && addresses[static_cast<size_t>(l)] % bytes == 0; };
+  for (int a = 0; a < lanes; ++a) {
+    if (!takes_part(a)) continue;
+    for (int b = a + 1; b < lanes; ++b) {
+      if (!takes_part(b)) continue;
+      const int64_t d = addresses[static_cast<size_t>(a)] - addresses[static_cast<size_t>(b)];
+      if (d < bytes && -d < bytes) return std::pair{a, b};
+    }
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+// Lane evaluations the auto engine spends on enumeration before it asks Z3.
+constexpr int64_t kAutoEnumeration = int64_t{1} << 16;
+
+LaneOverlap answer(Verdict v, Engine e, std::string reason, const Stopwatch& clock) {
+  LaneOverlap o;
+  o.verdict = v;
+  o.engine = e;
+  o.reason = std::move(reason);
+  o.time_ms = clock.elapsed_ms();
+  return o;
+}
+
+hw::LaneMask address_lanes(const SymbolicAccess& a) {
+  return a.address_lanes >= hw::kWarpLanes ? hw::kAllLanes : (hw::LaneMask{1} << a.address_lanes) - 1;
+}
+
+std::string summary(const SymbolicWitness& w, std::pair<int, int> lanes) {
+  return fmt::format("lanes {} and {} both touch byte address {}", lanes.first, lanes.second,
+                     std::max(w.addresses[static_cast<size_t>(lanes.first)], w.addresses[static_cast<size_t>(lanes.second)]));
+}
+
+// The warp at `values` (by the unknowns' names), as a refutation when two of its lanes overlap and
+// the model knows both the lanes that run and the values; as unknown when it cannot say; nullopt
+// when the warp has no overlap.
+std::optional<LaneOverlap> judge_warp(const SymbolicAccess& a, const std::map<std::string, int64_t>& values, Engine e,
+                                      const Stopwatch& clock) {
+  SymbolicWitness w = warp_at(a, values);
+  const auto lanes = overlapping_lanes(w.addresses, w.active & address_lanes(a), a.bytes);
+  if (!lanes) return std::nullopt;
+  if (!a.active_exact)
+    return answer(Verdict::Unknown, e,
+                  summary(w, *lanes) + " when every lane that may execute the instruction does, but which lanes execute it "
+                                       "is not modelled (a divergent loop)",
+                  clock);
+  const TermPool& P = *a.pool;
+  for (VarId v : access_unknowns(a))
+    if (P.var(v).over_approximated) {
+      const auto it = values.find(P.var(v).name);
+      return answer(Verdict::Unknown, e,
+                    fmt::format("{} only with {} = {}, {}", summary(w, *lanes), P.var(v).name,
+                                it != values.end() ? it->second : 0, P.var(v).reason),
+                    clock);
+    }
+  LaneOverlap o = answer(Verdict::Refuted, e, summary(w, *lanes), clock);
+  o.lanes = *lanes;
+  o.witness = std::move(w);
+  return o;
+}
+
+LaneOverlap by_z3(const SymbolicAccess& a, const SolverLimits& limits, const Stopwatch& clock) {
+  symbolic_detail::renew_context();
+  const TermPool& P = *a.pool;
+  z3::context& ctx = symbolic_detail::shared_context(limits);
+  Z3Terms T(ctx, P, a.narrowed);
+  z3::solver s = symbolic_detail::bit_vector_solver(ctx, limits);
+  const int li = Z3Terms::symbolic(0), lj = Z3Terms::symbolic(1);
+  const z3::expr n = ctx.bv_val(a.address_lanes, 32);
+  s.add(z3::ult(T.lane_var(0), n) && z3::ult(T.lane_var(1), n) && z3::ult(T.lane_var(0), T.lane_var(1)));
+  // A lane may run where the activity's modelled conjuncts hold: more lanes than run, so unsat
+  // still proves the property, and a model is re-checked on the warp's evaluation.
+  std::vector<term::TermId> conds;
+  symbolic_detail::conjuncts(P, a.active, conds);
+  for (term::TermId c : conds)
+    if (!P.opaque(c)) s.add(T.holds(c, li) && T.holds(c, lj));
+  // Two aligned lanes (a misaligned access faults, which LP002 reports) at one address.
+  const z3::expr bytes = ctx.bv_val(static_cast<uint64_t>(a.bytes), 32), zero = ctx.bv_val(0, 32);
+  s.add(z3::urem(T.at(a.address, li), bytes) == zero && z3::urem(T.at(a.address, lj), bytes) == zero &&
+        T.at(a.address, li) == T.at(a.address, lj));
+  s.add(T.domains());
+  std::string why;
+  const z3::check_result cr = checked_check(s, &why);
+  if (cr == z3::unsat) return answer(Verdict::Proven, Engine::Z3, "", clock);
+  if (cr == z3::unknown) {
+    LaneOverlap o = answer(Verdict::Unknown, Engine::Z3, why, clock);
+    o.limited = true;
+    return o;
+  }
+  std::map<std::string, int64_t> values;
+  const z3::model m = s.get_model();
+  for (const auto& [v, e] : T.uniforms()) {
+    uint64_t x = 0;
+    if (m.eval(e, true).is_numeral_u64(x)) values[P.var(v).name] = term::to_signed(x, P.var(v).width);
+  }
+  try {
+    if (auto judged = judge_warp(a, values, Engine::Z3, clock)) return *judged;
+  } catch (const std::invalid_argument& e) {
+    return answer(Verdict::Unknown, Engine::Z3, e.what(), clock);
+  }
+  // The model's lanes overlap only through values the evaluation sets otherwise (loaded data).
+  return answer(Verdict::Unknown, Engine::Z3,
+                "two lanes may touch one byte for values the model does not know (" +
+                    (P.opaque(a.address) ? P.opaque_reason(a.address) : P.opaque_reason(a.active)) + ")",
+                clock);
+}
+
+LaneOverlap by_enumeration(const SymbolicAccess& a, const SolverLimits& limits, const Stopwatch& clock) {
+  const TermPool& P = *a.pool;
+  const std::vector<VarId> vars = access_unknowns(a);
+  std::vector<Domain> doms;
+  int64_t points = 1;
+  for (VarId v : vars) {
+    if (P.var(v).kind != term::VarKind::Uniform)
+      return answer(Verdict::Unknown, Engine::Enum,
+                    fmt::format("the addresses depend on {}, which no enumeration of uniform values fixes ({})", P.var(v).name,
+                                P.var(v).reason),
+                    clock);
+    doms.push_back(symbolic_detail::domain_of(var_domain(a, v), P.var(v).width));
+    if (doms.back().count == 0) return answer(Verdict::Proven, Engine::Enum, "", clock);  // no values: no warp
+    if (doms.back().count > limits.max_enumeration / hw::kWarpLanes / points)
+      return answer(Verdict::Unknown, Engine::Enum,
+                    fmt::format("more than {} lane evaluations to enumerate", limits.max_enumeration), clock);
+    points *= static_cast<int64_t>(doms.back().count);
+  }
+  std::vector<uint64_t> at(vars.size(), 0);
+  for (int64_t p = 0; p < points; ++p) {
+    check_budget();
+    std::map<std::string, int64_t> values;
+    for (size_t k = 0; k < vars.size(); ++k)
+      values[P.var(vars[k]).name] = term::to_signed(doms[k].first + at[k] * doms[k].step, P.var(vars[k]).width);
+    try {
+      if (auto judged = judge_warp(a, values, Engine::Enum, clock)) return *judged;
+    } catch (const std::invalid_argument& e) {
+      return answer(Verdict::Unknown, Engine::Enum, e.what(), clock);
+    }
+    for (size_t k = 0; k < vars.size() && ++at[k] == doms[k].count; ++k) at[k] = 0;
+  }
+  return answer(Verdict::Proven, Engine::Enum, "", clock);
+}
+
+LaneOverlap decide_in_domain(const SymbolicAccess& access, Engine engine, const SolverLimits& limits) {
+  const Stopwatch clock;
+  try {
+    switch (engine) {
+      case Engine::Enum: return by_enumeration(access, limits, clock);
+      case Engine::F2: return answer(Verdict::Unknown, Engine::F2, "the F2 engine does not decide lane overlaps", clock);
+      case Engine::Auto: {
+        // Few assignments: evaluating each warp is faster than a Z3 query; else, or where no
+        // enumeration decides, Z3.
+        SolverLimits few = limits;
+        few.max_enumeration = std::min(limits.max_enumeration, kAutoEnumeration);
+        LaneOverlap o = by_enumeration(access, few, clock);
+        return o.verdict != Verdict::Unknown ? o : by_z3(access, limits, clock);
+      }
+      case Engine::Z3: return by_z3(access, limits, clock);
+    }
+  } catch (const BudgetExhausted& e) {
+    LaneOverlap o = answer(Verdict::Unknown, engine, e.what(), clock);
+    o.limited = true;
+    return o;
+  } catch (const z3::exception& e) {
+    LaneOverlap o = answer(Verdict::Unknown, Engine::Z3, e.msg(), clock);
+    o.limited = true;
+    return o;
+  }
+  return answer(Verdict::Unknown, engine, "internal: unknown engine", clock);
+}
+
+}  // namespace
+
+LaneOverlap decide_lane_overlap(const SymbolicAccess& access, Engine engine, const SolverLimits& limits) {
+  LaneOverlap o = decide_in_domain(access, engine, limits);
+  const auto& free = access.free_extents;
+  if (o.verdict != Verdict::Refuted || access.launches_stated ||
+      std::none_of(free.begin(), free.end(), [](const auto& v) { return v.has_value(); }))
+    return o;
+  try {
+    const Stopwatch clock;
+    o.holds_when = find_launch_condition(access, [&](const SymbolicAccess& narrowed) {
+      return decide_in_domain(narrowed, engine, limits).verdict == Verdict::Proven;
+    });
+    o.time_ms += clock.elapsed_ms();
+  } catch (const BudgetExhausted&) {
+    // The search ran out of the run's budget: the refutation stands, with its launchable witness.
+  }
+  return o;
+}
+
+}  // namespace lp
