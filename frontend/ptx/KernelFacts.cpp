@@ -15,7 +15,6 @@
 #include "frontend/sass/SassListing.h"
 #include "analyzer/support/KernelName.h"
 #include "analyzer/support/ReadFile.h"
-#include "hw/HwError.h"
 
 namespace lp::ptx {
 
@@ -532,16 +531,11 @@ AccessFact access_fact(const CompiledModule& m, const Site& s, size_t index, Pla
   a.unknown = s.unknown;
   a.cost_unknown = s.cost_unknown;
   if (a.unknown || s.kind == SiteKind::Atomic || s.kind == SiteKind::NotPerLane) return a;
-  if (s.instr.empty()) {
+  if (!s.instr) {
     a.unknown = fmt::format("no bank model for a {}-byte access", s.bytes);
     return a;
   }
-  try {
-    a.instr = &hw::smem_instr(s.instr);
-  } catch (const hw::HwError& e) {
-    a.unknown = e.what();
-    return a;
-  }
+  a.instr = s.instr;
   if (!hw::available_on(*a.instr, *m.arch)) a.unknown = fmt::format("{} does not exist on {}", a.instr->name, m.arch->name);
   return a;
 }

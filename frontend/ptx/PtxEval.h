@@ -20,6 +20,7 @@
 #include "frontend/ptx/PtxModule.h"
 #include "frontend/term/Term.h"
 #include "hw/Arch.h"
+#include "hw/SmemInstr.h"
 
 namespace lp::ptx {
 
@@ -69,7 +70,7 @@ struct LaunchVars {
 struct Site {
   SiteKind kind = SiteKind::PerLane;
   std::string opcode;        ///< as written, e.g. "ld.shared.v4.u32"
-  std::string instr;         ///< the hw catalog name (hw/SmemInstr.h), empty when it has none
+  const hw::SmemInstr* instr = nullptr;  ///< the hw catalog's instruction (hw/SmemInstr.h); null when it has none
   int bytes = 0;             ///< bytes at each address (a lane's access, or a matrix row)
   term::TermId address = 0;  ///< 32-bit shared-window address of each lane
   term::TermId active = 0;   ///< width 1: whether the lane executes the instruction

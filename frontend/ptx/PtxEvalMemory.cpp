@@ -6,6 +6,8 @@
 
 #include "frontend/ptx/PtxKernelEval.h"
 #include "hw/BankModel.h"
+#include "hw/HwError.h"
+#include "hw/SmemInstr.h"
 
 namespace lp::ptx::detail {
 
@@ -71,7 +73,12 @@ void KernelEval::record(State& s, const Instruction& ins, SiteKind kind, std::st
   Site site;
   site.kind = kind;
   site.opcode = ins.opcode;
-  site.instr = std::move(instr);
+  // The catalog's instruction, once: what the facts and every rule judge.
+  if (!instr.empty()) try {
+      site.instr = &hw::smem_instr(instr);
+    } catch (const hw::HwError& e) {
+      if (!unknown) unknown = e.what();
+    }
   site.bytes = bytes;
   site.address = P_.resize(address, 32);
   site.active = guard ? P_.bit_and(s.reach, *guard) : s.reach;

@@ -145,7 +145,7 @@ void check_file(const std::string& ptx_path, const std::string& cu_path, const s
       bool formula_conflicts = false, formula_collides = false;
       int samples = 0;
       for (const auto& entry : oracle)
-        if (!o && k.name.find(entry.kernel) != std::string::npos && entry.instr == site.instr &&
+        if (!o && k.name.find(entry.kernel) != std::string::npos && entry.instr == (site.instr ? site.instr->name : "") &&
             follows(a, site, entry, arch, formula_conflicts, formula_collides, samples))
           o = &entry;
       INFO(ptx_path << ": " << site.opcode << " at PTX offset " << site.origin.pos << " in " << k.name);

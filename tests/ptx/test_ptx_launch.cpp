@@ -184,7 +184,7 @@ TEST_CASE("launch domain: verdicts at the stated launches equal a brute force ov
       const Formula* match = nullptr;
       int64_t instance = 0;
       for (const Formula& f : all) {
-        if (k.name.rfind(f.kernel + "(", 0) != 0 || f.instr != s.instr || lines.at(f.tag) != line) continue;
+        if (k.name.rfind(f.kernel + "(", 0) != 0 || f.instr != (s.instr ? s.instr->name : "") || lines.at(f.tag) != line) continue;
         for (int64_t j : f.js)
           if (!match && follows(*m, s, [&](const Thread& t) { return f.offset(t, j); }, f.block)) {
             match = &f;
@@ -248,7 +248,7 @@ TEST_CASE("store collisions (LP016) at stated launches equal a brute force over 
         INFO(k.name << ": " << a.what << " at block " << l.block[0] << "x" << l.block[1] << "x" << l.block[2]);
         std::function<int64_t(const Thread&)> offset;
         for (const Formula& f : all)
-          if (k.name.rfind(f.kernel + "(", 0) == 0 && f.instr == s.instr && lines.at(f.tag) == source_line(*m, s))
+          if (k.name.rfind(f.kernel + "(", 0) == 0 && f.instr == (s.instr ? s.instr->name : "") && lines.at(f.tag) == source_line(*m, s))
             for (int64_t j : f.js)
               if (!offset && follows(*m, s, [&](const Thread& t) { return f.offset(t, j); }, l.block))
                 offset = [&f, j](const Thread& t) { return f.offset(t, j); };
