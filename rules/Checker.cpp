@@ -29,7 +29,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr uintmax_t kMaxFileBytes = kMaxSourceFileBytes;  // larger files are refused by the scanner too
 
 bool annotatable(const fs::path& p) {
   static const std::set<std::string> kExt = {".c", ".cc", ".cpp", ".cxx", ".h", ".hpp", ".cu", ".cuh", ".py", ".lp", ".ptx"};
@@ -113,7 +112,7 @@ rules::Finding unreadable(const std::string& why) { return run_problem({}, why, 
 // a FIFO or a device refused). nullopt: not read, and `why` says why.
 std::optional<std::string> read_bounded(const std::string& path, std::string& why) {
   try {
-    return read_regular_file(path, kMaxFileBytes);
+    return read_regular_file(path, kMaxSourceFileBytes);
   } catch (const FileReadError& e) {
     why = e.what();
     return std::nullopt;
@@ -217,8 +216,8 @@ bool too_large(const std::string& path, std::vector<std::string>& errors) {
   if (is_ptx_path(path)) return false;  // the PTX reader refuses it, as LP011
   std::error_code ec;
   const uintmax_t size = fs::file_size(path, ec);
-  if (ec || size <= kMaxFileBytes) return false;
-  errors.push_back(fmt::format("{}: larger than {} bytes, not read", path, kMaxFileBytes));
+  if (ec || size <= kMaxSourceFileBytes) return false;
+  errors.push_back(fmt::format("{}: larger than {} bytes, not read", path, kMaxSourceFileBytes));
   return true;
 }
 
