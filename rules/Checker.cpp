@@ -83,6 +83,7 @@ FileResult check_text(const annotate::ParseResult& parsed, const Config& config,
   AlgebraSteps algebra(parsed, graph, config.engine, config.limits);
   FileContext ctx{parsed, graph, algebra, config, run ? &run->cute : nullptr, compiled, run ? &run->compiled : nullptr, cores};
   for (const Rule* rule : all_rules()) {
+    if (!config.severity_of(rule->info())) continue;  // an "off" rule reports nothing, so it decides nothing
     FindingSink sink(rule->info(), config, r.findings, r.obligations);
     // A rule stopped by the run's budget leaves its remaining obligations undecided: one unknown
     // says so, and the rules after it still run.

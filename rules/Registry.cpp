@@ -98,7 +98,6 @@ void FindingSink::obligation(const annotate::Statement& stmt, SourceLoc loc, std
 
 void FindingSink::obligation_at(SourceLoc loc, std::string description, bool passed, double time_ms,
                                 std::optional<rules::ProofSummary> proof) {
-  if (!config_.severity_of(rule_)) return;  // the rule is off
   obligations_.push_back(rules::Obligation{rule_.id, std::move(loc), std::move(description), passed, time_ms, std::move(proof)});
 }
 

@@ -116,7 +116,7 @@ class StoreCollisionRule : public Rule {
         const int64_t base = r * access.base_align();
         const std::vector<int64_t> addresses = access.addresses(issue, base);
         ++warps;
-        const auto pair = overlapping_lanes(addresses, lanes, instr.bytes);
+        const auto pair = colliding_lanes(addresses, lanes);
         if (!pair) continue;
         const auto [a, b] = *pair;
         rules::Finding f = finding(
@@ -148,11 +148,23 @@ class StoreCollisionRule : public Rule {
     for (const ptx::KernelFacts& k : m.kernels)
       for (const ptx::AccessFact& a : k.accesses)
         if (!a.unknown && a.instr && writes_shared(*a.instr)) writes.emplace_back(&k, &a);
+    // Writes of one kernel whose addresses differ by a lane-free amount are decided once
+    // (lane_overlap_key).
+    std::vector<SymbolicAccess> accesses;
+    std::vector<size_t> decided_by(writes.size()), firsts;
+    std::map<std::pair<const ptx::KernelFacts*, LaneOverlapKey>, size_t> first_of;
+    for (size_t i = 0; i < writes.size(); ++i) {
+      accesses.push_back(symbolic_access(m, *writes[i].first, *writes[i].second));
+      const auto [it, fresh] = first_of.emplace(std::pair{writes[i].first, lane_overlap_key(accesses.back())}, i);
+      decided_by[i] = it->second;
+      if (fresh) firsts.push_back(i);
+    }
     std::vector<LaneOverlap> decided(writes.size());
-    parallel_for(writes.size(), ctx.cores, [&](size_t i) {
-      decided[i] = decide_lane_overlap(symbolic_access(m, *writes[i].first, *writes[i].second), ctx.config.engine,
-                                       ctx.config.limits);
+    parallel_for(firsts.size(), ctx.cores, [&](size_t k) {
+      decided[firsts[k]] = decide_lane_overlap(accesses[firsts[k]], ctx.config.engine, ctx.config.limits);
     });
+    for (size_t i = 0; i < writes.size(); ++i)
+      if (decided_by[i] != i) decided[i] = lane_overlap_of_twin(accesses[i], decided[decided_by[i]]);
     for (size_t i = 0; i < writes.size(); ++i) report(m, *writes[i].first, *writes[i].second, decided[i], sink);
   }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <tuple>
 
 #include "analyzer/support/Governor.h"
 #include "solver/Engines.h"
@@ -18,18 +19,41 @@ using symbolic_detail::Z3Terms;
 using term::TermPool;
 using term::VarId;
 
-std::optional<std::pair<int, int>> overlapping_lanes(const std::vector<int64_t>& addresses, hw::LaneMask active, int bytes) {
+std::optional<std::pair<int, int>> colliding_lanes(const std::vector<int64_t>& addresses, hw::LaneMask active) {
   const int lanes = static_cast<int>(std::min<size_t>(addresses.size(), hw::kWarpLanes));
-  auto takes_part = [&](int l) { return ((active >> l) & 1) && addresses[static_cast<size_t>(l)] % bytes == 0; };
   for (int a = 0; a < lanes; ++a) {
-    if (!takes_part(a)) continue;
-    for (int b = a + 1; b < lanes; ++b) {
-      if (!takes_part(b)) continue;
-      const int64_t d = addresses[static_cast<size_t>(a)] - addresses[static_cast<size_t>(b)];
-      if (d < bytes && -d < bytes) return std::pair{a, b};
-    }
+    if (!((active >> a) & 1)) continue;
+    for (int b = a + 1; b < lanes; ++b)
+      if (((active >> b) & 1) && addresses[static_cast<size_t>(a)] == addresses[static_cast<size_t>(b)]) return std::pair{a, b};
   }
   return std::nullopt;
+}
+
+bool LaneOverlapKey::operator<(const LaneOverlapKey& o) const {
+  auto domains = [](const std::map<VarId, term::VarDomain>& m) {
+    std::vector<std::tuple<VarId, uint64_t, uint64_t, int>> v;
+    for (const auto& [var, d] : m) v.emplace_back(var, d.lo, d.hi, d.align_log2);
+    return v;
+  };
+  return std::tie(lane_terms, active, active_exact, address_lanes) < std::tie(o.lane_terms, o.active, o.active_exact, o.address_lanes) ||
+         (std::tie(lane_terms, active, active_exact, address_lanes) == std::tie(o.lane_terms, o.active, o.active_exact, o.address_lanes) &&
+          domains(narrowed) < domains(o.narrowed));
+}
+
+LaneOverlapKey lane_overlap_key(const SymbolicAccess& a) {
+  const TermPool& P = *a.pool;
+  LaneOverlapKey k;
+  for (const auto& [atom, coef] : P.sum_of(a.address).atoms) {
+    const std::vector<VarId> vars = P.vars_of(atom);
+    if (std::any_of(vars.begin(), vars.end(), [&](VarId v) { return v == P.lane_var() || P.var(v).kind == term::VarKind::Opaque; }))
+      k.lane_terms.emplace_back(atom, coef);
+  }
+  std::sort(k.lane_terms.begin(), k.lane_terms.end());
+  k.active = a.active;
+  k.active_exact = a.active_exact;
+  k.address_lanes = a.address_lanes;
+  k.narrowed = a.narrowed;
+  return k;
 }
 
 namespace {
@@ -61,7 +85,7 @@ std::string summary(const SymbolicWitness& w, std::pair<int, int> lanes) {
 std::optional<LaneOverlap> judge_warp(const SymbolicAccess& a, const std::map<std::string, int64_t>& values, Engine e,
                                       const Stopwatch& clock) {
   SymbolicWitness w = warp_at(a, values);
-  const auto lanes = overlapping_lanes(w.addresses, w.active & address_lanes(a), a.bytes);
+  const auto lanes = colliding_lanes(w.addresses, w.active & address_lanes(a));
   if (!lanes) return std::nullopt;
   if (!a.active_exact)
     return answer(Verdict::Unknown, e,
@@ -98,10 +122,7 @@ LaneOverlap by_z3(const SymbolicAccess& a, const SolverLimits& limits, const Sto
   symbolic_detail::conjuncts(P, a.active, conds);
   for (term::TermId c : conds)
     if (!P.opaque(c)) s.add(T.holds(c, li) && T.holds(c, lj));
-  // Two aligned lanes (a misaligned access faults, which LP002 reports) at one address.
-  const z3::expr bytes = ctx.bv_val(static_cast<uint64_t>(a.bytes), 32), zero = ctx.bv_val(0, 32);
-  s.add(z3::urem(T.at(a.address, li), bytes) == zero && z3::urem(T.at(a.address, lj), bytes) == zero &&
-        T.at(a.address, li) == T.at(a.address, lj));
+  s.add(T.at(a.address, li) == T.at(a.address, lj));
   s.add(T.domains());
   std::string why;
   const z3::check_result cr = checked_check(s, &why);
@@ -191,7 +212,63 @@ LaneOverlap decide_in_domain(const SymbolicAccess& access, Engine engine, const 
   return answer(Verdict::Unknown, engine, "internal: unknown engine", clock);
 }
 
+// Whether a few warps of `narrowed` collide: the refutation's values with each free block extent at
+// the ends of its narrowed domain and one step inside them. Most launch conditions the search tries
+// fail at such a launch, and then need no proof.
+bool sampled_collision(const SymbolicAccess& narrowed, const SymbolicWitness& seed) {
+  const TermPool& P = *narrowed.pool;
+  std::map<std::string, int64_t> base;
+  for (VarId v : access_unknowns(narrowed))
+    for (const auto& [name, value] : seed.uniforms)
+      if (name == P.var(v).name) base[name] = value;
+  std::vector<std::pair<std::string, std::vector<int64_t>>> choices;
+  for (const auto& e : narrowed.free_extents) {
+    if (!e) continue;
+    const Domain d = symbolic_detail::domain_of(var_domain(narrowed, *e), P.var(*e).width);
+    if (d.count == 0) return false;
+    const uint64_t last = d.first + (d.count - 1) * d.step;
+    std::vector<int64_t> xs{static_cast<int64_t>(d.first), static_cast<int64_t>(last)};
+    if (d.count > 2) xs.insert(xs.end(), {static_cast<int64_t>(d.first + d.step), static_cast<int64_t>(last - d.step)});
+    choices.emplace_back(P.var(*e).name, xs);
+  }
+  std::vector<size_t> at(choices.size(), 0);
+  for (bool more = true; more;) {
+    std::map<std::string, int64_t> values = base;
+    for (size_t k = 0; k < choices.size(); ++k) values[choices[k].first] = choices[k].second[at[k]];
+    try {
+      const SymbolicWitness w = warp_at(narrowed, values);
+      if (colliding_lanes(w.addresses, w.active & address_lanes(narrowed))) return true;
+    } catch (const std::invalid_argument&) {
+      // A value outside its unknown's narrowed values (a warp past a smaller block): no sample.
+    }
+    more = false;
+    for (size_t k = 0; k < at.size() && !more; ++k) {
+      if (++at[k] < choices[k].second.size()) more = true;
+      else at[k] = 0;
+    }
+  }
+  return false;
+}
+
 }  // namespace
+
+LaneOverlap lane_overlap_of_twin(const SymbolicAccess& access, const LaneOverlap& decided) {
+  if (decided.verdict != Verdict::Refuted) return decided;
+  const Stopwatch clock;
+  std::map<std::string, int64_t> values;
+  for (VarId v : access_unknowns(access))
+    for (const auto& [name, value] : decided.witness->uniforms)
+      if (name == access.pool->var(v).name) values[name] = value;
+  try {
+    if (auto judged = judge_warp(access, values, decided.engine, clock)) {
+      judged->holds_when = decided.holds_when;
+      return *judged;
+    }
+  } catch (const std::invalid_argument& e) {
+    return answer(Verdict::Unknown, decided.engine, e.what(), clock);
+  }
+  return answer(Verdict::Unknown, decided.engine, "internal: a twin's witness does not re-check", clock);
+}
 
 LaneOverlap decide_lane_overlap(const SymbolicAccess& access, Engine engine, const SolverLimits& limits) {
   LaneOverlap o = decide_in_domain(access, engine, limits);
@@ -201,8 +278,9 @@ LaneOverlap decide_lane_overlap(const SymbolicAccess& access, Engine engine, con
     return o;
   try {
     const Stopwatch clock;
+    const SymbolicWitness seed = *o.witness;
     o.holds_when = find_launch_condition(access, [&](const SymbolicAccess& narrowed) {
-      return decide_in_domain(narrowed, engine, limits).verdict == Verdict::Proven;
+      return !sampled_collision(narrowed, seed) && decide_in_domain(narrowed, engine, limits).verdict == Verdict::Proven;
     });
     o.time_ms += clock.elapsed_ms();
   } catch (const BudgetExhausted&) {

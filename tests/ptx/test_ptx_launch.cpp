@@ -233,7 +233,7 @@ TEST_CASE("store collisions (LP016) at stated launches equal a brute force over 
       {"stated_in_comment", {32, 4, 1}}};
   const auto lines = lp::test::oracle_lines(kDir + "launch_kernels.cu");
   const auto all = formulas();
-  int decided = 0, colliding = 0;
+  int decided = 0, colliding = 0, twins = 0;
   for (const Launch& l : launches) {
     lp::ptx::FrontEndInputs inputs;
     inputs.option_launches.push_back(
@@ -242,6 +242,8 @@ TEST_CASE("store collisions (LP016) at stated launches equal a brute force over 
     REQUIRE(!m->read_error);
     for (const auto& k : m->kernels) {
       if (k.name.rfind(l.kernel + "(", 0) != 0) continue;
+      // The first write of each lane_overlap_key: its twins take its verdict (rules/StoreCollisionRule.cpp).
+      std::map<lp::LaneOverlapKey, lp::LaneOverlap> first_of_key;
       for (const auto& a : k.accesses) {
         const auto& s = m->site(k, a);
         if (a.instr->direction != lp::hw::SmemDirection::Store) continue;
@@ -259,9 +261,18 @@ TEST_CASE("store collisions (LP016) at stated launches equal a brute force over 
         for (int64_t t = 0; t < threads; ++t)
           for (int64_t u = t + 1; u < threads && u / 32 == t / 32; ++u)
             collides = collides || offset(thread_at(t, l.block)) == offset(thread_at(u, l.block));
-        const lp::LaneOverlap o = lp::decide_lane_overlap(lp::rules::symbolic_access(*m, k, a), lp::Engine::Auto, {});
+        const lp::SymbolicAccess acc = lp::rules::symbolic_access(*m, k, a);
+        const lp::LaneOverlap o = lp::decide_lane_overlap(acc, lp::Engine::Auto, {});
         REQUIRE(o.verdict != lp::Verdict::Unknown);
         CHECK((o.verdict == lp::Verdict::Refuted) == collides);
+        const auto [first, fresh] = first_of_key.emplace(lp::lane_overlap_key(acc), o);
+        if (!fresh) {
+          const lp::LaneOverlap twin = lp::lane_overlap_of_twin(acc, first->second);
+          CHECK(twin.verdict == o.verdict);
+          if (twin.witness) CHECK(twin.witness->addresses[static_cast<size_t>(twin.lanes.first)] ==
+                                  twin.witness->addresses[static_cast<size_t>(twin.lanes.second)]);
+          ++twins;
+        }
         CHECK(!o.holds_when);  // the launch is stated
         if (o.witness) {
           const auto [i, j] = o.lanes;
@@ -274,6 +285,7 @@ TEST_CASE("store collisions (LP016) at stated launches equal a brute force over 
   }
   CHECK(decided >= 15);
   CHECK(colliding >= 3);
+  CHECK(twins >= 6);  // the transposes' unrolled rows, matmul's two tiles
 }
 
 TEST_CASE("launch domain: the weakest launch condition of each launch-dependent verdict holds at every legal block it admits and "
