@@ -3,6 +3,7 @@
 // on the hardware's choice (two threads write one element). One rule for both front ends: the
 // issued instructions of annotated writes (st.shared, stmatrix, cp.async into shared memory) and
 // the writing instructions of compiled kernels. docs/rules/LP016.md
+#include "analyzer/support/Governor.h"
 #include "analyzer/support/Parallel.h"
 #include "hw/HwError.h"
 #include "rules/CompiledAccess.h"
@@ -113,6 +114,7 @@ class StoreCollisionRule : public Rule {
     }
     for (int64_t issue = 0; issue < access.issue_count(); ++issue)
       for (int64_t r = 0; r < residues; ++r) {
+        checkpoint();  // the run's time and memory: past them, the checker reports this rule stopped
         const int64_t base = r * access.base_align();
         const std::vector<int64_t> addresses = access.addresses(issue, base);
         ++warps;

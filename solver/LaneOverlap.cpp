@@ -170,7 +170,7 @@ LaneOverlap by_enumeration(const SymbolicAccess& a, const SolverLimits& limits, 
   }
   std::vector<uint64_t> at(vars.size(), 0);
   for (int64_t p = 0; p < points; ++p) {
-    check_budget();
+    checkpoint();
     std::map<std::string, int64_t> values;
     for (size_t k = 0; k < vars.size(); ++k)
       values[P.var(vars[k]).name] = term::to_signed(doms[k].first + at[k] * doms[k].step, P.var(vars[k]).width);
