@@ -59,6 +59,9 @@ inline constexpr std::array<int, 2> kMergePartnerXors{1, 2};
 /// Lanes of a warp, bit t for lane t.
 using LaneMask = uint32_t;
 inline constexpr LaneMask kAllLanes = ~LaneMask{0};
+/// Lanes 0..n-1 (all of them from n = kWarpLanes on): the lanes whose addresses an instruction with
+/// n address lanes reads.
+inline constexpr LaneMask lanes_below(int n) { return n >= kWarpLanes ? kAllLanes : (LaneMask{1} << n) - 1; }
 
 /// The bank words (byte address / bank_bytes) that one lane's access of `instr` at `address` touches,
 /// first to last; and their banks, sorted, each once. What explain and the pages show per lane.

@@ -29,7 +29,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-
 bool annotatable(const fs::path& p) {
   static const std::set<std::string> kExt = {".c", ".cc", ".cpp", ".cxx", ".h", ".hpp", ".cu", ".cuh", ".py", ".lp", ".ptx"};
   return kExt.count(p.extension().string()) != 0;

@@ -363,9 +363,7 @@ class CompiledDriftRule : public Rule {
           }
       }
     }
-    const hw::LaneMask wanted = declared.active() & (hw::address_lane_count(annotated) >= hw::kWarpLanes
-                                                         ? hw::kAllLanes
-                                                         : (hw::LaneMask{1} << hw::address_lane_count(annotated)) - 1);
+    const hw::LaneMask wanted = declared.active() & hw::lanes_below(hw::address_lane_count(annotated));
     RepresentativeWarps chosen;
     try {
       chosen = representative_warps(module, kernel, accesses, given, wanted, kMaxAssignments);

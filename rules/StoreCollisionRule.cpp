@@ -5,7 +5,6 @@
 // the writing instructions of compiled kernels. docs/rules/LP016.md
 #include "analyzer/support/Governor.h"
 #include "analyzer/support/Parallel.h"
-#include "hw/HwError.h"
 #include "rules/CompiledAccess.h"
 #include "rules/DeclaredAccess.h"
 #include "rules/Rule.h"
@@ -101,8 +100,7 @@ class StoreCollisionRule : public Rule {
                              const SmemAccess& access, const std::string& what, const std::string& holds,
                              const std::string& instance, const Stopwatch& clock, int64_t& warps, FindingSink& sink) {
     const hw::SmemInstr& instr = access.instr();
-    const int used = hw::address_lane_count(instr);
-    const hw::LaneMask lanes = access.active() & (used >= hw::kWarpLanes ? hw::kAllLanes : (hw::LaneMask{1} << used) - 1);
+    const hw::LaneMask lanes = access.active() & hw::lanes_below(hw::address_lane_count(instr));
     // Only a swizzle of absolute addresses makes the lanes' distances depend on the base.
     const int64_t residues = access.absolute_swizzle() ? access.base_residue_count() : 1;
     if (access.issue_count() > ctx.config.limits.max_enumeration / residues) {

@@ -9,9 +9,6 @@ namespace lp {
 
 namespace {
 
-hw::LaneMask lanes_below(int address_lanes) {
-  return address_lanes >= hw::kWarpLanes ? hw::kAllLanes : (hw::LaneMask{1} << address_lanes) - 1;
-}
 
 int first_lane(hw::LaneMask m) { return __builtin_ctz(m); }
 
@@ -37,7 +34,7 @@ int64_t first_address(const WarpAddresses& w, hw::LaneMask lanes) {
 std::variant<Agreement, Disagreement> compare_warps(const std::vector<WarpAddresses>& compiled,
                                                     const std::vector<WarpAddresses>& issues, int address_lanes,
                                                     bool every_issue) {
-  const hw::LaneMask lanes = lanes_below(address_lanes);
+  const hw::LaneMask lanes = hw::lanes_below(address_lanes);
   // Issues by their relative addresses, each with its first active lane's address.
   std::map<std::vector<int64_t>, std::vector<std::pair<size_t, int64_t>>> by_pattern;
   for (size_t i = 0; i < issues.size(); ++i)

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <map>
-#include <numeric>
 #include <tuple>
 
 #include "analyzer/support/Governor.h"
@@ -30,14 +29,13 @@ std::optional<std::pair<int, int>> colliding_lanes(const std::vector<int64_t>& a
 }
 
 bool LaneOverlapKey::operator<(const LaneOverlapKey& o) const {
-  auto domains = [](const std::map<VarId, term::VarDomain>& m) {
-    std::vector<std::tuple<VarId, uint64_t, uint64_t, int>> v;
-    for (const auto& [var, d] : m) v.emplace_back(var, d.lo, d.hi, d.align_log2);
-    return v;
+  // The fields in one order; VarDomain has no ordering of its own, so the domains compare as tuples.
+  auto ordered = [](const LaneOverlapKey& k) {
+    std::vector<std::tuple<VarId, uint64_t, uint64_t, int>> domains;
+    for (const auto& [var, d] : k.narrowed) domains.emplace_back(var, d.lo, d.hi, d.align_log2);
+    return std::tuple{k.lane_terms, k.active, k.active_exact, k.address_lanes, domains};
   };
-  return std::tie(lane_terms, active, active_exact, address_lanes) < std::tie(o.lane_terms, o.active, o.active_exact, o.address_lanes) ||
-         (std::tie(lane_terms, active, active_exact, address_lanes) == std::tie(o.lane_terms, o.active, o.active_exact, o.address_lanes) &&
-          domains(narrowed) < domains(o.narrowed));
+  return ordered(*this) < ordered(o);
 }
 
 LaneOverlapKey lane_overlap_key(const SymbolicAccess& a) {
@@ -70,13 +68,19 @@ LaneOverlap answer(Verdict v, Engine e, std::string reason, const Stopwatch& clo
   return o;
 }
 
-hw::LaneMask address_lanes(const SymbolicAccess& a) {
-  return a.address_lanes >= hw::kWarpLanes ? hw::kAllLanes : (hw::LaneMask{1} << a.address_lanes) - 1;
-}
-
 std::string summary(const SymbolicWitness& w, std::pair<int, int> lanes) {
   return fmt::format("lanes {} and {} both touch byte address {}", lanes.first, lanes.second,
                      std::max(w.addresses[static_cast<size_t>(lanes.first)], w.addresses[static_cast<size_t>(lanes.second)]));
+}
+
+// The values `w` gives the unknowns `a` depends on (warp_at's input): a witness of another access,
+// or of this one over a wider domain, may name unknowns `a` does not have.
+std::map<std::string, int64_t> values_for(const SymbolicAccess& a, const SymbolicWitness& w) {
+  std::map<std::string, int64_t> values;
+  for (VarId v : access_unknowns(a))
+    for (const auto& [name, value] : w.uniforms)
+      if (name == a.pool->var(v).name) values[name] = value;
+  return values;
 }
 
 // The warp at `values` (by the unknowns' names), as a refutation when two of its lanes overlap and
@@ -85,7 +89,7 @@ std::string summary(const SymbolicWitness& w, std::pair<int, int> lanes) {
 std::optional<LaneOverlap> judge_warp(const SymbolicAccess& a, const std::map<std::string, int64_t>& values, Engine e,
                                       const Stopwatch& clock) {
   SymbolicWitness w = warp_at(a, values);
-  const auto lanes = colliding_lanes(w.addresses, w.active & address_lanes(a));
+  const auto lanes = colliding_lanes(w.addresses, w.active & hw::lanes_below(a.address_lanes));
   if (!lanes) return std::nullopt;
   if (!a.active_exact)
     return answer(Verdict::Unknown, e,
@@ -217,10 +221,7 @@ LaneOverlap decide_in_domain(const SymbolicAccess& access, Engine engine, const 
 // fail at such a launch, and then need no proof.
 bool sampled_collision(const SymbolicAccess& narrowed, const SymbolicWitness& seed) {
   const TermPool& P = *narrowed.pool;
-  std::map<std::string, int64_t> base;
-  for (VarId v : access_unknowns(narrowed))
-    for (const auto& [name, value] : seed.uniforms)
-      if (name == P.var(v).name) base[name] = value;
+  const std::map<std::string, int64_t> base = values_for(narrowed, seed);
   std::vector<std::pair<std::string, std::vector<int64_t>>> choices;
   for (const auto& e : narrowed.free_extents) {
     if (!e) continue;
@@ -237,7 +238,7 @@ bool sampled_collision(const SymbolicAccess& narrowed, const SymbolicWitness& se
     for (size_t k = 0; k < choices.size(); ++k) values[choices[k].first] = choices[k].second[at[k]];
     try {
       const SymbolicWitness w = warp_at(narrowed, values);
-      if (colliding_lanes(w.addresses, w.active & address_lanes(narrowed))) return true;
+      if (colliding_lanes(w.addresses, w.active & hw::lanes_below(narrowed.address_lanes))) return true;
     } catch (const std::invalid_argument&) {
       // A value outside its unknown's narrowed values (a warp past a smaller block): no sample.
     }
@@ -255,10 +256,7 @@ bool sampled_collision(const SymbolicAccess& narrowed, const SymbolicWitness& se
 LaneOverlap lane_overlap_of_twin(const SymbolicAccess& access, const LaneOverlap& decided) {
   if (decided.verdict != Verdict::Refuted) return decided;
   const Stopwatch clock;
-  std::map<std::string, int64_t> values;
-  for (VarId v : access_unknowns(access))
-    for (const auto& [name, value] : decided.witness->uniforms)
-      if (name == access.pool->var(v).name) values[name] = value;
+  const std::map<std::string, int64_t> values = values_for(access, *decided.witness);
   try {
     if (auto judged = judge_warp(access, values, decided.engine, clock)) {
       judged->holds_when = decided.holds_when;

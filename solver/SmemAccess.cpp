@@ -103,7 +103,7 @@ SmemAccess::SmemAccess(Layout smem, int element_bits, Layout lanes, const hw::Sm
                                   prod, hw::kWarpLanes, lane_modes_ - 1));
   if (!lanes_.replicas().empty()) throw AccessError("the lanes layout has replicas; each lane addresses one coordinate");
   const int used = hw::address_lane_count(*instr_);
-  if ((active_ & (used >= hw::kWarpLanes ? hw::kAllLanes : (hw::LaneMask{1} << used) - 1)) == 0)
+  if ((active_ & hw::lanes_below(used)) == 0)
     throw AccessError(fmt::format("no active lane gives {} an address (its address lanes are 0..{})", instr_->name, used - 1));
   for (const Axis& a : lanes_.axes()) {
     if (a.is_memory()) {

@@ -310,7 +310,7 @@ SymbolicProperty Decider::residues() {
           for (int first = 0; first < hw::kWarpLanes; ++first)
             for (int last = first; last < hw::kWarpLanes; ++last) {
               const hw::LaneMask run =
-                  ((last == hw::kWarpLanes - 1 ? hw::kAllLanes : (hw::LaneMask{1} << (last + 1)) - 1) >> first) << first;
+                  (hw::lanes_below(last + 1) >> first) << first;
               if ((mask & run) != 0 && conflict_of(a_, addrs, mask & run))
                 return unknown(Engine::Enum, "a run of the lanes that may execute this load conflicts; whether exactly "
                                              "those lanes run it is not decided here");
