@@ -21,6 +21,23 @@ const std::array<Arch, 3>& arches() {
 
 }  // namespace
 
+std::optional<std::array<int64_t, 3>> BlockExtents::exact() const {
+  if (!extent[0] || !extent[1] || !extent[2]) return std::nullopt;
+  return std::array<int64_t, 3>{*extent[0], *extent[1], *extent[2]};
+}
+
+int64_t BlockExtents::known_threads() const {
+  int64_t n = 1;
+  for (const auto& e : extent) n *= e.value_or(1);
+  return n;
+}
+
+std::string BlockExtents::text() const {
+  std::string s = "(";
+  for (size_t d = 0; d < 3; ++d) s += (d ? ", " : "") + (extent[d] ? std::to_string(*extent[d]) : std::string("?"));
+  return s + ")";
+}
+
 const Arch& arch_by_name(std::string_view name) {
   for (const Arch& a : arches())
     if (a.name == name) return a;

@@ -5,6 +5,7 @@
 // measurements of tests/data/sm90_smem_wavefronts.tsv (load merging).
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +23,23 @@ struct LaunchLimits {
   std::array<int64_t, 3> max_block_dim{1024, 1024, 64};
   std::array<int64_t, 3> max_grid_dim{2147483647, 65535, 65535};
   int64_t max_cluster_ctas = 0;  ///< 0: the architecture has no thread-block clusters
+};
+
+/// A launch's block as far as it is known, extent by extent: `dim3 block(threads, 1, 1)` with
+/// `threads` a runtime value knows y and z; a block given as one integer (`<<<grid, threads>>>`)
+/// is one-dimensional whatever its value. Default: nothing known.
+struct BlockExtents {
+  std::array<std::optional<int64_t>, 3> extent;
+
+  static BlockExtents exactly(const std::array<int64_t, 3>& e) { return {{e[0], e[1], e[2]}}; }
+  bool any_known() const { return extent[0] || extent[1] || extent[2]; }
+  /// Every extent, when all three are known.
+  std::optional<std::array<int64_t, 3>> exact() const;
+  /// The product of the known extents.
+  int64_t known_threads() const;
+  /// "(16, 16, 1)"; an unknown extent is "?": "(?, 1, 1)".
+  std::string text() const;
+  bool operator==(const BlockExtents&) const = default;
 };
 
 struct Arch {

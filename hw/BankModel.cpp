@@ -25,26 +25,36 @@ bool partners_match(const std::vector<int64_t>& addresses, int partner_mask, Lan
 
 PhaseCost phase_cost(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses,
                      std::vector<int> lanes, LaneMask active) {
-  std::map<int, std::set<int64_t>> words_by_bank;
-  std::map<int, int64_t> accesses_by_bank;  // every lane's access, for instructions without broadcast
+  // Every (bank, word) the active lanes access, sorted: each bank's accesses are one run, its
+  // distinct words in order. The engines cost millions of warps, so no map per phase.
+  thread_local std::vector<std::pair<int, int64_t>> hits;
+  hits.clear();
   for (int lane : lanes) {
     if (!((active >> lane) & 1)) continue;
-    // validated: no overflow, inside smem
-    for (int64_t w : words_of(arch, instr, addresses[static_cast<size_t>(lane)])) {
-      words_by_bank[static_cast<int>(w % arch.banks)].insert(w);
-      ++accesses_by_bank[static_cast<int>(w % arch.banks)];
-    }
+    // validated: no overflow, inside smem (words_of's words)
+    const int64_t address = addresses[static_cast<size_t>(lane)];
+    for (int64_t w = address / arch.bank_bytes; w <= (address + instr.bytes - 1) / arch.bank_bytes; ++w)
+      hits.emplace_back(static_cast<int>(w % arch.banks), w);
   }
+  std::sort(hits.begin(), hits.end());
   PhaseCost cost;
   cost.lanes = std::move(lanes);
   int64_t busiest = 0;
-  for (const auto& [bank, words] : words_by_bank) {
-    const int64_t load = instr.broadcast ? static_cast<int64_t>(words.size()) : accesses_by_bank[bank];
+  for (size_t run = 0; run < hits.size();) {
+    const int bank = hits[run].first;
+    size_t end = run;
+    int64_t distinct = 0;
+    for (; end < hits.size() && hits[end].first == bank; ++end) distinct += end == run || hits[end].second != hits[end - 1].second;
+    // Without broadcast every lane's access counts.
+    const int64_t load = instr.broadcast ? distinct : static_cast<int64_t>(end - run);
     if (load > busiest) {  // strict: the lowest bank wins ties
       busiest = load;
       cost.bank = bank;
-      cost.words.assign(words.begin(), words.end());
+      cost.words.clear();
+      for (size_t k = run; k < end; ++k)
+        if (k == run || hits[k].second != hits[k - 1].second) cost.words.push_back(hits[k].second);
     }
+    run = end;
   }
   cost.wavefronts = std::max<int64_t>(1, busiest);
   return cost;
@@ -92,12 +102,12 @@ namespace {
 
 // validate_access for the lanes in `active` only.
 void validate_lanes(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses, LaneMask active) {
-  const std::string where = std::string(instr.name) + " on " + std::string(arch.name);
+  const auto where = [&] { return std::string(instr.name) + " on " + std::string(arch.name); };
   if (!available_on(instr, arch))
-    throw HwError(where + ": the instruction needs sm_" + std::to_string(instr.min_sm) + " or later");
+    throw HwError(where() + ": the instruction needs sm_" + std::to_string(instr.min_sm) + " or later");
   if (addresses.size() != kWarpLanes)
-    throw HwError(where + ": expected 32 lane addresses (lanes 0..31), got " + std::to_string(addresses.size()));
-  if (auto bad = invalid_lane(arch, instr, addresses, active)) throw HwError(where + ": " + bad->reason);
+    throw HwError(where() + ": expected 32 lane addresses (lanes 0..31), got " + std::to_string(addresses.size()));
+  if (auto bad = invalid_lane(arch, instr, addresses, active)) throw HwError(where() + ": " + bad->reason);
 }
 
 }  // namespace
@@ -108,14 +118,14 @@ std::optional<InvalidLane> invalid_lane(const Arch& arch, const SmemInstr& instr
   for (int lane = 0; lane < used; ++lane) {
     if (!((active >> lane) & 1)) continue;
     const int64_t a = addresses[static_cast<size_t>(lane)];
-    const std::string at = "lane " + std::to_string(lane) + " address " + std::to_string(a);
-    if (a < 0) return InvalidLane{lane, at + " is negative (addresses are byte offsets from the shared-memory base)"};
+    const auto at = [&] { return "lane " + std::to_string(lane) + " address " + std::to_string(a); };
+    if (a < 0) return InvalidLane{lane, at() + " is negative (addresses are byte offsets from the shared-memory base)"};
     if (a % instr.bytes != 0)
-      return InvalidLane{lane, at + " is not aligned to " + std::to_string(instr.bytes) + " bytes (the instruction accesses " +
+      return InvalidLane{lane, at() + " is not aligned to " + std::to_string(instr.bytes) + " bytes (the instruction accesses " +
                                    std::to_string(instr.bytes) + " bytes at each address)"};
     const int64_t end = checked_add(a, instr.bytes, "shared-memory address");
     if (end > arch.max_smem_bytes_per_block)
-      return InvalidLane{lane, at + ": bytes [" + std::to_string(a) + ", " + std::to_string(end) + ") exceed the " +
+      return InvalidLane{lane, at() + ": bytes [" + std::to_string(a) + ", " + std::to_string(end) + ") exceed the " +
                                    std::to_string(arch.max_smem_bytes_per_block) + " bytes of shared memory a block can have"};
   }
   return std::nullopt;

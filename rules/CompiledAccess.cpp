@@ -22,7 +22,6 @@ SymbolicAccess symbolic_access(const ptx::CompiledModule& m, const ptx::KernelFa
   acc.base = s.symbol_base;
   acc.extent = s.extent;
   acc.free_extents = m.result(k).launch.ntid;
-  acc.launches_stated = m.result(k).launch.stated;
   return acc;
 }
 

@@ -17,6 +17,9 @@ thread_local std::optional<SteadyClock::time_point> tl_z3_deadline;
 // search one by one: 6.7 s for 500 MB, measured on Z3 4.8.12), so contexts are deleted on a thread
 // of their own and a timeout stays a timeout. The queue drains before the process's static
 // objects go; a driver that has nothing left to do but this exits at once (z3_teardown_pending).
+// It holds a few contexts at most: a rule that asks one small query per instruction makes
+// contexts faster than one thread deletes them, and each waiting holds its memory (a gigabyte
+// in all, on a file of 200 kernels); past that, the caller deletes its own.
 class Z3Reaper {
  public:
   static Z3Reaper& instance() {
@@ -25,10 +28,16 @@ class Z3Reaper {
   }
 
   void push(Z3_context c) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    queue_.push_back(c);
-    if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
-    wake_.notify_one();
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (queue_.size() < kMaxWaiting) {
+        queue_.push_back(c);
+        if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
+        wake_.notify_one();
+        return;
+      }
+    }
+    delete_context(c);
   }
 
   bool pending() {
@@ -55,14 +64,20 @@ class Z3Reaper {
       queue_.pop_front();
       busy_ = true;
       lock.unlock();
-      // A context deleted after Z3 ran past its memory cap may throw Z3's own exception (not a
-      // std::exception) from this thread; nothing may escape it.
-      try {
-        Z3_del_context(c);
-      } catch (...) {
-      }
+      delete_context(c);
       lock.lock();
       busy_ = false;
+    }
+  }
+
+  static constexpr size_t kMaxWaiting = 4;
+
+  // A context deleted after Z3 ran past its memory cap may throw Z3's own exception (not a
+  // std::exception); nothing may escape it.
+  static void delete_context(Z3_context c) {
+    try {
+      Z3_del_context(c);
+    } catch (...) {
     }
   }
 
@@ -90,7 +105,8 @@ uint64_t z3_memory_cap_mb(const SolverLimits& limits) {
     // deleted); the process's resident memory includes them. What Z3 may hold is the budget less
     // what the rest of the process holds, so threads computing this at once agree on it, and a
     // context made while another query runs does not pull the cap below that query's.
-    const uint64_t resident = resident_bytes(), z3_bytes = Z3_get_estimated_alloc_size();
+    // Half the budget held outside Z3 is more than the checker's own data: ask the allocator first.
+    const uint64_t z3_bytes = Z3_get_estimated_alloc_size(), resident = resident_bytes_held(z3_bytes + *budget / 2);
     const uint64_t others = resident > z3_bytes ? resident - z3_bytes : 0;
     cap_mb = std::min<uint64_t>(cap_mb, others < *budget ? (*budget - others) >> 20 : 0);
   }

@@ -378,7 +378,7 @@ SymbolicResult decide_symbolic_access(const SymbolicAccess& access, Engine engin
   r.bounds = d.decide_property(Property::Bounds);
   const auto& free_extents = access.free_extents;
   const bool free = std::any_of(free_extents.begin(), free_extents.end(), [](const auto& v) { return v.has_value(); });
-  if (!free || access.launches_stated) return r;
+  if (!free) return r;
   for (auto [p, which] : {std::pair{&r.conflicts, Property::Conflicts}, std::pair{&r.alignment, Property::Alignment},
                           std::pair{&r.bounds, Property::Bounds}}) {
     if (p->verdict != Verdict::Refuted) continue;

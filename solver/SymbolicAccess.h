@@ -44,13 +44,11 @@ struct SymbolicAccess {
   /// Domains narrower than the pool's for some uniform unknowns (the candidate launch conditions of
   /// the launch search): each replaces the variable's range and alignment.
   std::map<term::VarId, term::VarDomain> narrowed;
-  /// The block extents %ntid.x/y/z where no directive or stated launch fixes them
-  /// (ptx::LaunchVars): a refutation is searched for a launch condition under which it is proven,
-  /// and its witness shows the warp as full as the launch allows.
+  /// The block extents %ntid.x/y/z that no directive fixes and no stated launch gives
+  /// (ptx::LaunchVars): a refutation is searched for a launch condition on them under which it is
+  /// proven (inside the stated launches, which leave them open), and its witness shows the warp as
+  /// full as the launch allows.
   std::array<std::optional<term::VarId>, 3> free_extents;
-  /// The launches are stated (ptx::LaunchVars::stated): a refutation is one of those launches, an
-  /// ordinary error, and no launch condition is searched (one outside them would hold vacuously).
-  bool launches_stated = false;
 };
 
 /// A condition on the block's extents under which a property that some launches refute holds.

@@ -2,8 +2,10 @@
 // enumeration of every uniform value, and the residues (warp-relative configurations) with the
 // uniform values that realise them.
 #include <algorithm>
+#include <bit>
 #include <random>
 #include <set>
+#include <unordered_set>
 
 #include "solver/SymbolicDecider.h"
 
@@ -39,6 +41,22 @@ struct Odometer {
     return false;
   }
 };
+
+// A warp of the residue engine found conflict-free: its active lanes and their addresses.
+struct CleanWarp {
+  hw::LaneMask active = 0;
+  std::vector<int64_t> addresses;
+  bool operator==(const CleanWarp&) const = default;
+};
+struct CleanWarpHash {
+  size_t operator()(const CleanWarp& w) const {
+    size_t h = std::hash<uint64_t>()(w.active);
+    for (int64_t a : w.addresses) h = h * 1000003u ^ std::hash<int64_t>()(a);
+    return h;
+  }
+};
+// Clean warps remembered at most (about 300 bytes each).
+constexpr size_t kCleanWarpsKept = size_t{1} << 14;
 
 }  // namespace
 
@@ -242,7 +260,12 @@ SymbolicProperty Decider::residues() {
   std::vector<VarId> evars(small.begin(), small.end());
   std::vector<Domain> doms;
   for (VarId v : evars) doms.push_back(domain(v));
-  const int64_t period = int64_t{a_.arch->banks} * a_.arch->bank_bytes;
+  // Moving every lane's address by a multiple of the bank width rotates the banks, which keeps
+  // each phase's cost and whether loads merge; alignment needs the offset modulo the access's
+  // bytes. So the uniform offset matters modulo the larger of the two (a power of two, so that
+  // the 32-bit wrap-around keeps it).
+  const int64_t period =
+      static_cast<int64_t>(std::bit_ceil(static_cast<uint64_t>(std::max<int64_t>(a_.bytes, a_.arch->bank_bytes))));
   int tz = __builtin_ctzll(sum.constant | (uint64_t{1} << 32));
   for (const auto& [atom, coef] : uniform_atoms)
     tz = std::min(tz, std::min(32, P_.trailing_zeros(atom) + __builtin_ctzll(coef | (uint64_t{1} << 32))));
@@ -252,6 +275,9 @@ SymbolicProperty Decider::residues() {
     return unknown(Engine::Enum, "too many warp-relative configurations to enumerate");
   term::Evaluator ev(P_);
   Odometer at{evars, doms};
+  // Configurations often give the same warp (the lane part and the mask alike): a warp found
+  // conflict-free is not costed again.
+  std::unordered_set<CleanWarp, CleanWarpHash> clean;
   int realisations = 0;
   Stopwatch clock;
   std::optional<SymbolicProperty> misaligned;  // a confirmed misaligned configuration
@@ -306,6 +332,8 @@ SymbolicProperty Decider::residues() {
           if (!normalised(a_, addrs, mask))
             return unknown(Engine::Enum, "the lanes' addresses span more than the architecture's shared memory");
         }
+        CleanWarp warp{mask, addrs};
+        if (clean.count(warp)) continue;
         if (split_runs) {
           for (int first = 0; first < hw::kWarpLanes; ++first)
             for (int last = first; last < hw::kWarpLanes; ++last) {
@@ -315,10 +343,14 @@ SymbolicProperty Decider::residues() {
                 return unknown(Engine::Enum, "a run of the lanes that may execute this load conflicts; whether exactly "
                                              "those lanes run it is not decided here");
             }
+          if (clean.size() < kCleanWarpsKept) clean.insert(std::move(warp));
           continue;
         }
         auto c = conflict_of(a_, addrs, mask);
-        if (!c) continue;
+        if (!c) {
+          if (clean.size() < kCleanWarpsKept) clean.insert(std::move(warp));
+          continue;
+        }
         // Realise the configuration: uniform values that give this warp-relative picture.
         if (++realisations > kMaxRealisations)
           return unknown(Engine::Enum, "too many conflicting configurations that may be unreachable");

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "frontend/term/LaneOrder.h"
 #include "solver/SymbolicDecider.h"
 
 namespace lp::symbolic_detail {
@@ -326,9 +327,11 @@ SymbolicProperty Decider::z3_conflicts() {
 }
 
 // Whether every value of the unknowns makes the lanes that satisfy all of `conds` one run of
-// consecutive lanes: no lanes a < b < c with a and c satisfying them and b not. Decided by Z3 on
-// three symbolic lanes; anything but a proof counts as no.
+// consecutive lanes: no lanes a < b < c with a and c satisfying them and b not. Decided by the
+// conditions' shape where it shows it (thresholds on the thread's index), else by Z3 on three
+// symbolic lanes; anything but a proof counts as no.
 bool Decider::lanes_in_one_run(const std::vector<TermId>& conds) {
+  if (std::all_of(conds.begin(), conds.end(), [&](TermId c) { return term::one_run_by_shape(P_, c); })) return true;
   try {
     z3::context& ctx = shared_context(limits_);
     Z3Terms T(ctx, P_, a_.narrowed);

@@ -1,6 +1,7 @@
 #include "analyzer/support/Governor.h"
 
 #include <fcntl.h>
+#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -54,7 +55,7 @@ void check_budget() {
   const Budget& b = tl_budget;
   if (b.deadline && SteadyClock::now() >= *b.deadline) out_of_time_error(b);
   if (b.memory_bytes) {
-    const uint64_t resident = resident_bytes();
+    const uint64_t resident = resident_bytes_held(*b.memory_bytes);
     if (resident > *b.memory_bytes) out_of_memory_error(b, resident, 0, "");
   }
 }
@@ -62,7 +63,7 @@ void check_budget() {
 void reserve_memory(uint64_t bytes, const char* what) {
   const Budget& b = tl_budget;
   if (!b.memory_bytes) return;
-  const uint64_t resident = resident_bytes();
+  const uint64_t resident = bytes > *b.memory_bytes ? resident_bytes() : resident_bytes_held(*b.memory_bytes - bytes);
   if (bytes > *b.memory_bytes || resident > *b.memory_bytes - bytes) out_of_memory_error(b, resident, bytes, what);
 }
 
@@ -87,6 +88,13 @@ uint64_t resident_bytes() {
   unsigned long long size = 0, resident = 0;
   if (std::sscanf(buf, "%llu %llu", &size, &resident) != 2) return 0;
   return static_cast<uint64_t>(resident) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+uint64_t resident_bytes_held(uint64_t threshold) {
+  const uint64_t resident = resident_bytes();
+  if (resident <= threshold) return resident;
+  malloc_trim(0);
+  return resident_bytes();
 }
 
 }  // namespace lp

@@ -73,5 +73,9 @@ std::optional<uint64_t> time_left_ms();
 
 /// The resident set size of this process in bytes (0 if the system does not say).
 uint64_t resident_bytes();
+/// resident_bytes(), but when it is above `threshold`, measured again after the allocator gives
+/// back the free memory it keeps: glibc keeps what each thread's arena freed (Z3 contexts of
+/// helper threads that ended), which the run does not hold and may use again.
+uint64_t resident_bytes_held(uint64_t threshold);
 
 }  // namespace lp

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <set>
 
 #include "frontend/cuda/CudaSourceTokens.h"
@@ -37,6 +38,40 @@ const std::set<std::string>& fundamental_words() {
                                           "size_t", "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t",
                                           "int64_t", "uint64_t", "half", "__half", "struct", "class", "typename"};
   return k;
+}
+
+// The size of a fundamental type named by `words` (sizeof), nullopt for others.
+std::optional<int64_t> fundamental_size(const std::vector<std::string>& words) {
+  std::string last;
+  int longs = 0;
+  bool pointer = false;
+  for (const std::string& w : words) {
+    if (w == "*") pointer = true;
+    else if (w == "long") ++longs;
+    else if (w != "const" && w != "volatile" && w != "unsigned" && w != "signed" && w != "std" && w != "::") last = w;
+  }
+  if (pointer) return 8;
+  static const std::map<std::string, int64_t> kSizes = {
+      {"char", 1},     {"bool", 1},     {"short", 2},    {"int", 4},      {"float", 4},    {"double", 8},
+      {"size_t", 8},   {"int8_t", 1},   {"uint8_t", 1},  {"int16_t", 2},  {"uint16_t", 2}, {"int32_t", 4},
+      {"uint32_t", 4}, {"int64_t", 8},  {"uint64_t", 8}, {"half", 2},     {"__half", 2},   {"__nv_bfloat16", 2},
+      {"float2", 8},   {"float4", 16},  {"int2", 8},     {"int4", 16},    {"uint2", 8},    {"uint4", 16},
+      {"double2", 16}, {"half2", 4},    {"__half2", 4},  {"char4", 4},    {"uchar4", 4}};
+  if (last.empty()) return longs > 0 ? std::optional<int64_t>(8) : std::optional<int64_t>(4);  // long, unsigned
+  if (longs > 0 && (last == "int" || last == "double")) return last == "double" ? 16 : 8;
+  auto it = kSizes.find(last);
+  return it == kSizes.end() ? std::nullopt : std::optional<int64_t>(it->second);
+}
+
+// Whether `word` may be part of the declared type of an arithmetic variable, or of an arithmetic
+// expression besides its variables (casts, std::min): a block given as such a value converts to
+// dim3(value, 1, 1).
+bool arithmetic_word(const std::string& word) {
+  static const std::set<std::string> kWords = {
+      "int",     "unsigned", "signed",   "long",    "short",    "char",     "bool",    "float",   "double",
+      "size_t",  "uint",     "int8_t",   "uint8_t", "int16_t",  "uint16_t", "int32_t", "uint32_t", "int64_t",
+      "uint64_t", "const",   "constexpr", "static", "volatile", "std",      "::"};
+  return kWords.count(word) != 0;
 }
 
 std::optional<int64_t> integer_literal(std::string s) {

@@ -10,13 +10,18 @@
 // expression over literals, `sizeof` of a fundamental type, `const`/`constexpr` integers and
 // enumerators, and local `dim3`/integer variables initialised from constants and never changed
 // afterwards in their function (no assignment, increment or address taken); anything else
-// (a function parameter, a template parameter, a value computed at run time) is not.
+// (a function parameter, a template parameter, a value computed at run time) is not. A block
+// that is not a constant still has known extents when its type says so: one value of arithmetic
+// type (a variable or parameter declared `int`, `unsigned`, `size_t`, ...) converts to
+// `dim3(value, 1, 1)`, and `dim3(threads, 1, 1)` knows its constant arguments.
 #include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "hw/Arch.h"
 
 namespace lp::cuda {
 
@@ -36,9 +41,12 @@ struct HostLaunch {
   std::string kernel;                   ///< as written, template arguments evaluated: "reduce<int, 256>"
   std::string file;                     ///< where, as the preprocessor names it
   size_t line = 0;
-  std::optional<std::array<int64_t, 3>> block, grid;
+  /// The block's extents the checker evaluates: all three when it is a constant; y and z alone
+  /// when it is `dim3(n, 1, 1)` or one integer `n` that is not a constant.
+  hw::BlockExtents block;
+  std::optional<std::array<int64_t, 3>> grid;
   std::optional<int64_t> dynamic_smem;  ///< 0 when the launch does not pass it
-  std::string not_constant;             ///< why the block is not a constant (empty when it is)
+  std::string not_constant;             ///< why some extent of the block is not a constant (empty when none)
 };
 
 /// The launches in preprocessed host code, outside system headers and the files under

@@ -18,6 +18,13 @@ std::vector<size_t> match_brackets(const std::vector<Token>& t);
 // The words a fundamental type is spelled with (qualifiers and `struct`, `class`, `typename` too).
 const std::set<std::string>& fundamental_words();
 
+// The size of a fundamental type named by `words` (sizeof), nullopt for others.
+std::optional<int64_t> fundamental_size(const std::vector<std::string>& words);
+
+// Whether `word` may be part of the declared type of an arithmetic variable, or of an arithmetic
+// expression besides its variables (casts, std::min).
+bool arithmetic_word(const std::string& word);
+
 // An integer literal (decimal, hex, octal, binary, with digit separators and integer suffixes).
 std::optional<int64_t> integer_literal(std::string s);
 

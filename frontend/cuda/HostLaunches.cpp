@@ -13,29 +13,6 @@ namespace lp::cuda {
 
 namespace {
 
-// The size of a fundamental type named by `words` (sizeof), nullopt for others.
-std::optional<int64_t> fundamental_size(const std::vector<std::string>& words) {
-  std::string last;
-  int longs = 0;
-  bool pointer = false;
-  for (const std::string& w : words) {
-    if (w == "*") pointer = true;
-    else if (w == "long") ++longs;
-    else if (w != "const" && w != "volatile" && w != "unsigned" && w != "signed" && w != "std" && w != "::") last = w;
-  }
-  if (pointer) return 8;
-  static const std::map<std::string, int64_t> kSizes = {
-      {"char", 1},     {"bool", 1},     {"short", 2},    {"int", 4},      {"float", 4},    {"double", 8},
-      {"size_t", 8},   {"int8_t", 1},   {"uint8_t", 1},  {"int16_t", 2},  {"uint16_t", 2}, {"int32_t", 4},
-      {"uint32_t", 4}, {"int64_t", 8},  {"uint64_t", 8}, {"half", 2},     {"__half", 2},   {"__nv_bfloat16", 2},
-      {"float2", 8},   {"float4", 16},  {"int2", 8},     {"int4", 16},    {"uint2", 8},    {"uint4", 16},
-      {"double2", 16}, {"half2", 4},    {"__half2", 4},  {"char4", 4},    {"uchar4", 4}};
-  if (last.empty()) return longs > 0 ? std::optional<int64_t>(8) : std::optional<int64_t>(4);  // long, unsigned
-  if (longs > 0 && (last == "int" || last == "double")) return last == "double" ? 16 : 8;
-  auto it = kSizes.find(last);
-  return it == kSizes.end() ? std::nullopt : std::optional<int64_t>(it->second);
-}
-
 // ---- values and the constant evaluator ----
 
 struct Value {
@@ -52,6 +29,7 @@ struct Declaration {
   std::string name;
   size_t begin = 0, end = 0;  ///< the initializer's tokens [begin, end); empty for a dim3 with no arguments
   bool dim3 = false;
+  bool arithmetic = false;    ///< every word of its type is an arithmetic type's (arithmetic_word)
   bool is_const = false;
   bool braced_args = false;   ///< dim3 NAME(a, b) or NAME{a, b}: the tokens are the arguments
   size_t at = 0;              ///< the name's token
@@ -163,6 +141,8 @@ class HostCode {
       // k is past the name: the type is every word before it.
       if (words < 2 || k == i || t_[k - 1].kind != Token::Kind::Identifier) continue;
       --k;
+      bool arithmetic = true;
+      for (size_t w = i; w < k; ++w) arithmetic &= detail::arithmetic_word(t_[w].text);
       if (t_[k - 1].kind != Token::Kind::Identifier) continue;  // `ns::name = ...` assigns
       // Declarators: NAME (= init | (args) | {args})? separated by commas, up to ';'.
       while (k < t_.size() && t_[k].kind == Token::Kind::Identifier) {
@@ -170,6 +150,7 @@ class HostCode {
         d.name = t_[k].text;
         d.at = k;
         d.dim3 = dim3;
+        d.arithmetic = arithmetic;
         d.is_const = is_const;
         const size_t block = enclosing_block(k);
         d.scope_end = block == std::string::npos ? t_.size() : match_[block];
@@ -461,7 +442,7 @@ class HostCode {
         auto [b, end] = group();
         std::vector<std::string> words;
         for (size_t k = b; k < end; ++k) words.push_back(h.t_[k].text);
-        auto size = fundamental_size(words);
+        auto size = detail::fundamental_size(words);
         if (!size) throw NotConstant{fmt::format("sizeof({}) is not the size of a fundamental type", h.text(b, end))};
         return of(*size);
       }
@@ -564,6 +545,107 @@ class HostCode {
     return v.v[0];
   }
 
+  // ---- blocks that are not constants: the extents their type and constant parts give ----
+  // The extents of a block [b, e) that is not a constant: a `dim3(...)` or a dim3 variable
+  // declared with arguments gives those of its arguments that are constants; one value of
+  // arithmetic type gives (?, 1, 1). Nullopt where the type is not known (a dim3 parameter, a
+  // member, a function's result).
+  std::optional<hw::BlockExtents> known_extents(size_t b, size_t e, size_t use, int depth) const {
+    if (depth > 32 || b >= e) return std::nullopt;
+    if (t_[b].is("dim3") && b + 1 < e && (t_[b + 1].is("(") || t_[b + 1].is("{")) && match_[b + 1] == e - 1)
+      return dim3_extents(b + 2, e - 1, use, depth + 1);
+    if (e == b + 1 && t_[b].kind == Token::Kind::Identifier) {
+      const Declaration* d = nullptr;
+      try {
+        d = &visible(t_[b].text, use);
+      } catch (const NotConstant&) {
+        d = nullptr;  // changed, declared twice or not a local variable: only its type may still say
+      }
+      if (d && d->dim3) return d->braced_args ? dim3_extents(d->begin, d->end, d->at, depth + 1)
+                                              : known_extents(d->begin, d->end, d->at, depth + 1);
+    }
+    if (arithmetic(b, e, use)) return hw::BlockExtents{{std::nullopt, 1, 1}};
+    return std::nullopt;
+  }
+
+  // The extents of dim3's arguments [b, e): each a constant or unknown, those not given 1. A
+  // single argument may be a dim3 (a copy), so it is unknown unless its type is arithmetic.
+  std::optional<hw::BlockExtents> dim3_extents(size_t b, size_t e, size_t use, int depth) const {
+    const auto args = arguments(b, e);
+    if (args.size() > 3) return std::nullopt;
+    if (args.size() == 1) {
+      try {
+        const Value v = evaluate(args[0].first, args[0].second, use, depth);
+        return hw::BlockExtents::exactly(v.v);
+      } catch (const NotConstant&) {
+        return known_extents(args[0].first, args[0].second, use, depth);
+      }
+    }
+    hw::BlockExtents out{{1, 1, 1}};
+    for (size_t n = 0; n < args.size(); ++n) {
+      try {
+        out.extent[n] = scalar_of(evaluate(args[n].first, args[n].second, use, depth));
+      } catch (const NotConstant&) {
+        out.extent[n] = std::nullopt;
+      }
+    }
+    return out;
+  }
+
+  // Whether tokens [b, e) are an expression of arithmetic type: literals, operators, casts and
+  // std::min/max over variables and parameters declared with an arithmetic type. A member, an
+  // element, a call or a name whose declaration is not read makes it unknown.
+  bool arithmetic(size_t b, size_t e, size_t use) const {
+    for (size_t k = b; k < e; ++k) {
+      const Token& x = t_[k];
+      if (x.is(".") || x.is("->") || x.is("[") || x.is("{")) return false;
+      if (x.kind != Token::Kind::Identifier) continue;
+      if (detail::arithmetic_word(x.text) || x.is("min") || x.is("max") || x.is("static_cast") || x.is("sizeof")) continue;
+      if (!arithmetic_variable(x.text, use)) return false;
+    }
+    return b < e;
+  }
+
+  // Whether `name` at token `use` is a variable of arithmetic type: one declaration visible there
+  // (an enumerator, or declared with arithmetic words only) or a parameter of an enclosing
+  // function declared so, and not both (a lambda's parameter may hide a local).
+  bool arithmetic_variable(const std::string& name, size_t use) const {
+    std::optional<bool> declared;
+    if (auto it = decls_.find(name); it != decls_.end())
+      for (const Declaration& d : it->second) {
+        if (d.at >= use || d.scope_end < use) continue;
+        if (declared) return false;
+        declared = d.enumerator.has_value() || d.arithmetic;
+      }
+    std::optional<bool> parameter;
+    for (size_t open = enclosing_block(use); open != std::string::npos; open = enclosing_block(open)) {
+      if (!function_body(open)) continue;
+      if (auto p = parameter_type(open, name)) {
+        parameter = *p;
+        break;
+      }
+    }
+    if (declared && parameter) return false;
+    return declared.value_or(false) || parameter.value_or(false);
+  }
+
+  // Whether the parameter `name` of the function whose body opens at `open` is declared with
+  // arithmetic words (references allowed); nullopt when the function has no such parameter.
+  std::optional<bool> parameter_type(size_t open, const std::string& name) const {
+    size_t k = open;
+    while (k > 0 && !t_[k - 1].is(")")) --k;
+    if (k == 0 || match_[k - 1] == std::string::npos) return std::nullopt;
+    for (const auto& [pb, pe] : arguments(match_[k - 1] + 1, k - 1)) {
+      size_t end = pb;
+      while (end < pe && !t_[end].is("=")) ++end;
+      if (end == pb || !t_[end - 1].is(name)) continue;
+      bool arithmetic_type = end - 1 > pb;
+      for (size_t w = pb; w + 1 < end; ++w) arithmetic_type &= detail::arithmetic_word(t_[w].text) || t_[w].is("&");
+      return arithmetic_type;
+    }
+    return std::nullopt;
+  }
+
   // One launch argument: a block or grid shape (a dim3 or an integer), or bytes.
   std::optional<std::array<int64_t, 3>> shape(size_t b, size_t e, size_t use, std::string& why) const {
     try {
@@ -605,7 +687,8 @@ class HostCode {
     if (grid) l.grid = shape(grid->first, grid->second, use, why);
     why.clear();
     if (!block) l.not_constant = "the launch's block is not given";
-    else if (!(l.block = shape(block->first, block->second, use, why))) l.not_constant = why;
+    else if (auto exact = shape(block->first, block->second, use, why)) l.block = hw::BlockExtents::exactly(*exact);
+    else l.block = known_extents(block->first, block->second, use, 0).value_or(hw::BlockExtents{}), l.not_constant = why;
     if (!smem) {
       l.dynamic_smem = 0;
     } else {

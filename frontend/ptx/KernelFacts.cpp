@@ -348,23 +348,27 @@ class LaunchResolver {
   }
 
   /// Why a block, grid or dynamic shared memory no launch of `f` can have is impossible; empty if possible.
-  std::string impossible_block(const Function& f, const std::array<int64_t, 3>& b) const {
+  /// Of a block some of whose extents are unknown, what its known extents already make impossible.
+  std::string impossible_block(const Function& f, const hw::BlockExtents& b) const {
     const hw::LaunchLimits& L = out_.arch->launch;
     for (size_t d = 0; d < 3; ++d)
-      if (b[d] > L.max_block_dim[d])
-        return fmt::format("block {} has {} = {}; {} allows at most {}", extents_text(b), std::string("xyz").substr(d, 1),
-                           b[d], out_.arch->name, L.max_block_dim[d]);
-    const int64_t threads = b[0] * b[1] * b[2];
+      if (b.extent[d] && *b.extent[d] > L.max_block_dim[d])
+        return fmt::format("block {} has {} = {}; {} allows at most {}", b.text(), std::string("xyz").substr(d, 1),
+                           *b.extent[d], out_.arch->name, L.max_block_dim[d]);
+    const int64_t threads = b.known_threads();
+    const char* at_least = b.exact() ? "" : "at least ";
     if (threads > L.max_threads_per_block)
-      return fmt::format("block {} has {} threads; {} allows at most {} per block", extents_text(b), threads, out_.arch->name,
-                         L.max_threads_per_block);
-    if (f.reqntid && *f.reqntid != b)
-      return fmt::format("block {} is not the kernel's .reqntid {}", extents_text(b), extents_text(*f.reqntid));
+      return fmt::format("block {} has {}{} threads; {} allows at most {} per block", b.text(), at_least, threads,
+                         out_.arch->name, L.max_threads_per_block);
+    if (f.reqntid)
+      for (size_t d = 0; d < 3; ++d)
+        if (b.extent[d] && *b.extent[d] != (*f.reqntid)[d])
+          return fmt::format("block {} is not the kernel's .reqntid {}", b.text(), extents_text(*f.reqntid));
     if (f.maxntid) {
       const int64_t most = (*f.maxntid)[0] * (*f.maxntid)[1] * (*f.maxntid)[2];
       if (threads > most)
-        return fmt::format("block {} has {} threads, more than the kernel's .maxntid {} allows ({}); the launch fails",
-                           extents_text(b), threads, extents_text(*f.maxntid), most);
+        return fmt::format("block {} has {}{} threads, more than the kernel's .maxntid {} allows ({}); the launch fails",
+                           b.text(), at_least, threads, extents_text(*f.maxntid), most);
     }
     return "";
   }
@@ -394,8 +398,8 @@ class LaunchResolver {
       KernelLaunch l;
       bool ok = true;
       if (d->block) {
-        l.block = padded(*d->block);
-        if (std::string why = impossible_block(f, *l.block); !why.empty()) problem(d->block_loc, why, f), ok = false;
+        l.block = hw::BlockExtents::exactly(padded(*d->block));
+        if (std::string why = impossible_block(f, l.block); !why.empty()) problem(d->block_loc, why, f), ok = false;
       }
       if (d->grid) {
         l.grid = padded(*d->grid);
@@ -485,7 +489,7 @@ class LaunchResolver {
     for (const cuda::HostLaunch& h : *in_.host_launches) {
       if (!cuda::launches_kernel(cuda::split_kernel_name(h.kernel), kernel)) continue;
       const std::string at = fmt::format("{}:{}", h.file, h.line);
-      if (!h.block) {
+      if (!h.block.any_known()) {
         how = fmt::format("any legal launch: it is launched at {} with a block that is not a constant ({})", at, h.not_constant);
         return {};
       }
@@ -493,7 +497,7 @@ class LaunchResolver {
       l.block = h.block;
       l.grid = h.grid;
       l.dynamic_smem = h.dynamic_smem;
-      std::string why = impossible_block(f, *l.block);
+      std::string why = impossible_block(f, l.block);
       if (why.empty() && l.grid) why = impossible_grid(*l.grid);
       if (why.empty() && l.dynamic_smem) why = impossible_smem(f, *l.dynamic_smem);
       if (!why.empty()) {
@@ -503,8 +507,9 @@ class LaunchResolver {
         continue;
       }
       out.push_back(l);
-      where.push_back(fmt::format("block {}{}{} at {}", extents_text(*l.block), l.grid ? " grid " + extents_text(*l.grid) : "",
-                                  l.dynamic_smem ? fmt::format(" dynamic_smem {}", *l.dynamic_smem) : "", at));
+      where.push_back(fmt::format("block {}{}{} at {}{}", l.block.text(), l.grid ? " grid " + extents_text(*l.grid) : "",
+                                  l.dynamic_smem ? fmt::format(" dynamic_smem {}", *l.dynamic_smem) : "", at,
+                                  h.not_constant.empty() ? "" : fmt::format(", whose ? is not a constant ({})", h.not_constant)));
     }
     if (out.empty()) {
       if (how.empty()) how = "any legal launch: its translation unit does not launch it";
@@ -686,7 +691,7 @@ std::string inputs_key(const FrontEndInputs& inputs) {
     for (const StatedLaunch& l : *list) key += fmt::format("launch {} {}\n", l.kernel, annotate::launch_text(l.facts));
   if (inputs.host_launches)
     for (const cuda::HostLaunch& h : *inputs.host_launches)
-      key += fmt::format("host {} {}:{} {} {} {} {}\n", h.kernel, h.file, h.line, h.block ? extents_text(*h.block) : "-",
+      key += fmt::format("host {} {}:{} {} {} {} {}\n", h.kernel, h.file, h.line, h.block.text(),
                          h.grid ? extents_text(*h.grid) : "-", h.dynamic_smem ? std::to_string(*h.dynamic_smem) : "-",
                          h.not_constant);
   return key;

@@ -118,13 +118,18 @@ void KernelEval::setup_threads() {
   const hw::LaunchLimits& L = opt_.arch->launch;
   auto it = opt_.launches.find(kernel_.name);
   if (it != opt_.launches.end() && !it->second.empty()) stated_ = &it->second;
-  out_.launch.stated = stated_ != nullptr;
-  const auto& req = kernel_.reqntid;
-  // A block the kernel requires (.reqntid), or the one block every stated launch gives.
-  std::optional<std::array<int64_t, 3>> block = req;
-  if (!block) block = common_stated([](const KernelLaunch& l) { return l.block; });
+  // Each extent the kernel requires (.reqntid), or that every stated launch gives alike.
+  std::array<std::optional<int64_t>, 3> fixed;
+  std::array<bool, 3> given{false, false, false};  // some stated launch gives the extent
+  for (size_t d = 0; d < 3; ++d) {
+    if (kernel_.reqntid) fixed[d] = (*kernel_.reqntid)[d];
+    else fixed[d] = common_stated([d](const KernelLaunch& l) { return l.block.extent[d]; });
+    if (stated_)
+      for (const KernelLaunch& l : *stated_) given[d] = given[d] || l.block.extent[d].has_value();
+  }
+  const bool exact = fixed[0] && fixed[1] && fixed[2];
   int64_t max_threads = L.max_threads_per_block;
-  if (block) max_threads = product(*block);
+  if (exact) max_threads = *fixed[0] * *fixed[1] * *fixed[2];
   else if (kernel_.maxntid) max_threads = std::min(max_threads, product(*kernel_.maxntid));
   max_threads = std::clamp<int64_t>(max_threads, 1, int64_t{1} << 20);
   const int64_t warps = (max_threads + hw::kWarpLanes - 1) / hw::kWarpLanes;
@@ -132,31 +137,35 @@ void KernelEval::setup_threads() {
   warp_ = P_.var_term(*out_.launch.warp);
   const TermId t = P_.add(P_.mul(warp_, P_.constant(hw::kWarpLanes, 32)), P_.lane());  // linear thread index
   std::set<const Function*> seen;
+  // A stated launch may have rows or layers where it gives y or z above 1, or leaves them unknown.
   bool stated_multi_d = false;
   if (stated_)
-    for (const KernelLaunch& l : *stated_) stated_multi_d |= l.block && ((*l.block)[1] > 1 || (*l.block)[2] > 1);
-  // A kernel that reads neither %tid.y/z nor %ntid.y/z is launched with a one-dimensional block
-  // unless a launch says otherwise (docs/ptx.md, the launch domain).
-  multi_d_ = (block && ((*block)[1] > 1 || (*block)[2] > 1)) || stated_multi_d || reads_tid_yz(kernel_, seen);
+    for (const KernelLaunch& l : *stated_)
+      for (size_t d = 1; d < 3; ++d) stated_multi_d |= l.block.extent[d].value_or(2) > 1;
+  // A block whose y and z every launch gives as 1 is one-dimensional; so is that of a kernel that
+  // reads neither %tid.y/z nor %ntid.y/z, unless a launch says otherwise (docs/ptx.md, the launch
+  // domain).
+  const bool flat = fixed[1] == 1 && fixed[2] == 1;
+  multi_d_ = !flat && (fixed[1].value_or(1) > 1 || fixed[2].value_or(1) > 1 || stated_multi_d || reads_tid_yz(kernel_, seen));
   out_.launch.one_dimensional = !multi_d_;
   launch_ok_ = P_.boolean(true);
-  if (block) {
-    for (size_t d = 0; d < 3; ++d) ntid_[d] = P_.constant(static_cast<uint64_t>((*block)[d]), 32);
-  } else {
-    for (size_t d = 0; d < 3; ++d) {
-      if (d > 0 && !multi_d_) {
-        ntid_[d] = P_.constant(1, 32);
-        continue;
-      }
-      const VarId v = uniform(std::string("ntid.") + "xyz"[d], 32, 1,
-                              static_cast<uint64_t>(std::min(max_threads, L.max_block_dim[d])));
-      out_.launch.ntid[d] = v;
-      ntid_[d] = P_.var_term(v);
+  int64_t known = 1;  // the product of the fixed extents bounds the others
+  for (const auto& e : fixed) known *= e.value_or(1);
+  bool free = false;
+  for (size_t d = 0; d < 3; ++d) {
+    if (fixed[d] || (d > 0 && !multi_d_)) {
+      ntid_[d] = P_.constant(static_cast<uint64_t>(fixed[d].value_or(1)), 32);
+      continue;
     }
-    // Each extent is at most 1024, so the product cannot wrap in 32 bits.
-    if (multi_d_)
-      launch_ok_ = P_.ule(P_.mul(P_.mul(ntid_[0], ntid_[1]), ntid_[2]), P_.constant(static_cast<uint64_t>(max_threads), 32));
+    const VarId v = uniform(std::string("ntid.") + "xyz"[d], 32, 1,
+                            static_cast<uint64_t>(std::max<int64_t>(1, std::min(max_threads / known, L.max_block_dim[d]))));
+    if (!given[d]) out_.launch.ntid[d] = v;
+    ntid_[d] = P_.var_term(v);
+    free = true;
   }
+  // Each extent is at most 1024, so the product cannot wrap in 32 bits.
+  if (free && multi_d_)
+    launch_ok_ = P_.ule(P_.mul(P_.mul(ntid_[0], ntid_[1]), ntid_[2]), P_.constant(static_cast<uint64_t>(max_threads), 32));
   const TermId count = P_.mul(P_.mul(ntid_[0], ntid_[1]), ntid_[2]);
   thread_exists_ = P_.const_value(count) && *P_.const_value(count) % hw::kWarpLanes == 0 ? P_.boolean(true) : P_.ult(t, count);
   if (!multi_d_) {
@@ -256,8 +265,9 @@ TermId KernelEval::finish_launch() {
   TermId any = P_.boolean(false);
   for (const KernelLaunch& l : *stated_) {
     TermId c = P_.boolean(true);
-    if (l.block && !kernel_.reqntid)
-      for (size_t d = 0; d < 3; ++d) c = P_.bit_and(c, P_.eq(ntid_[d], P_.constant(static_cast<uint64_t>((*l.block)[d]), 32)));
+    if (!kernel_.reqntid)
+      for (size_t d = 0; d < 3; ++d)
+        if (const auto e = l.block.extent[d]) c = P_.bit_and(c, P_.eq(ntid_[d], P_.constant(static_cast<uint64_t>(*e), 32)));
     if (l.grid)
       for (size_t d = 0; d < 3; ++d)
         if (auto n = value(fmt::format("nctaid.{}", "xyz"[d])))

@@ -52,7 +52,8 @@ struct ParamFact {
 /// One way a kernel is launched. Any part may be unknown (nullopt, or no parameter facts); what is
 /// stated narrows the launch domain, it never widens it past the hardware's limits.
 struct KernelLaunch {
-  std::optional<std::array<int64_t, 3>> block, grid;
+  hw::BlockExtents block;  ///< the extents this launch gives its block (any of them may be unknown)
+  std::optional<std::array<int64_t, 3>> grid;
   std::optional<int64_t> dynamic_smem;  ///< bytes of dynamic shared memory
   std::vector<ParamFact> params;
 };
@@ -60,11 +61,10 @@ struct KernelLaunch {
 /// The block extents a kernel's accesses depend on that no directive or stated launch fixes:
 /// a verdict that holds only for some of their values depends on the launch.
 struct LaunchVars {
-  std::array<std::optional<term::VarId>, 3> ntid;  ///< %ntid.x/y/z when free
+  /// %ntid.x/y/z when free: no directive fixes the extent and no stated launch gives it.
+  std::array<std::optional<term::VarId>, 3> ntid;
   std::optional<term::VarId> warp;  ///< the warp's index in the block
   bool one_dimensional = false;  ///< the kernel reads no %tid.y/z, %ntid.y/z: launched as a 1-D block
-  /// The domain is the launches stated for the kernel (EvalOptions::launches), not every legal one.
-  bool stated = false;
 };
 
 struct Site {

@@ -12,6 +12,11 @@ namespace {
 std::vector<HostLaunch> launches(const std::string& code) { return lp::cuda::host_launches(code, {}); }
 
 std::array<int64_t, 3> dims(int64_t x, int64_t y = 1, int64_t z = 1) { return {x, y, z}; }
+lp::hw::BlockExtents block(int64_t x, int64_t y = 1, int64_t z = 1) { return lp::hw::BlockExtents::exactly({x, y, z}); }
+// A block whose x extent is not a constant and whose y and z are.
+lp::hw::BlockExtents rows(std::optional<int64_t> x, std::optional<int64_t> y = 1, std::optional<int64_t> z = 1) {
+  return {{x, y, z}};
+}
 
 }  // namespace
 
@@ -43,23 +48,23 @@ int main() {
 )");
   REQUIRE(l.size() == 7);
   CHECK(l[0].kernel == "a");
-  CHECK(l[0].block == dims(32, 8));
+  CHECK(l[0].block == block(32, 8));
   CHECK(l[0].grid == dims(2, 4));
   CHECK(l[0].dynamic_smem == 0);
-  CHECK(l[1].block == dims(128));
+  CHECK(l[1].block == block(128));
   CHECK(l[1].dynamic_smem == 256);
   CHECK(l[2].kernel == "b<128>");
-  CHECK(l[2].block == dims(32, 2, 2));
+  CHECK(l[2].block == block(32, 2, 2));
   CHECK(l[2].grid == dims(2, 3));
   CHECK(l[3].kernel == "a");
-  CHECK(l[3].block == dims(16, 16));
+  CHECK(l[3].block == block(16, 16));
   CHECK(l[3].dynamic_smem == 1024);
   CHECK(l[4].kernel == "b<64>");
-  CHECK(l[4].block == dims(64));
-  CHECK(l[5].block == dims(64, 2));
+  CHECK(l[4].block == block(64));
+  CHECK(l[5].block == block(64, 2));
   CHECK(l[5].grid == dims(2));
   CHECK(l[5].dynamic_smem == 272);
-  CHECK(l[6].block == dims(64));  // initialised from constants and never changed
+  CHECK(l[6].block == block(64));  // initialised from constants and never changed
   for (const HostLaunch& x : l) CHECK(x.not_constant.empty());
   CHECK(l[0].line == 10);
 }
@@ -85,16 +90,65 @@ void run(float* p, int threads) {
 }
 )");
   REQUIRE(l.size() == 6);
-  CHECK(!l[0].block);
+  // Integers whose values are not constants: one-dimensional blocks of unknown width.
+  CHECK(l[0].block == rows(std::nullopt));
   CHECK(l[0].not_constant.find("'threads'") != std::string::npos);
-  CHECK(!l[1].block);
+  CHECK(l[1].block == rows(std::nullopt));
   CHECK(l[1].not_constant.find("assigned at line 6") != std::string::npos);
-  CHECK(!l[2].block);
+  CHECK(l[2].block == rows(std::nullopt));
   CHECK(l[2].not_constant.find("address is taken") != std::string::npos);
-  CHECK(!l[3].block);
+  // A dim3 changed after its declaration: nothing known.
+  CHECK(!l[3].block.any_known());
   CHECK(l[3].not_constant.find("'b' is assigned") != std::string::npos);
-  CHECK(!l[4].block);
-  CHECK(!l[5].block);  // q2 = q, and q is incremented
+  CHECK(l[4].block == rows(std::nullopt));
+  CHECK(l[5].block == rows(std::nullopt));  // q2 = q, and q is incremented
+  for (const HostLaunch& x : l) CHECK(!x.block.exact());
+}
+
+TEST_CASE("host launches: a block that is not a constant keeps the extents its type and constant parts give",
+          "[ptx][cuda-source]") {
+  const auto l = launches(R"(
+#include <cstddef>
+struct Config { int threads; dim3 block; };
+__global__ void k(float*);
+template <typename T> dim3 shape(T);
+void run(float* p, unsigned threads, const size_t& n, dim3 given, Config c, int rows) {
+  dim3 flat(threads, 1, 1);
+  k<<<1, flat>>>(p);
+  k<<<1, dim3(threads, 4)>>>(p);
+  dim3 tile(16, rows);
+  k<<<1, tile>>>(p);
+  k<<<1, std::min<unsigned>(threads, 256u)>>>(p);
+  k<<<1, n / 2 + 1>>>(p);
+  k<<<1, given>>>(p);
+  k<<<1, c.threads>>>(p);
+  k<<<1, c.block>>>(p);
+  k<<<1, shape(threads)>>>(p);
+  dim3 copy(given);
+  k<<<1, copy>>>(p);
+  auto a = threads;
+  k<<<1, a>>>(p);
+  auto lambda = [&](dim3 threads) { k<<<1, threads>>>(p); };
+  dim3 single(threads);
+  k<<<1, single>>>(p);
+}
+)");
+  REQUIRE(l.size() == 13);
+  CHECK(l[0].block == rows(std::nullopt));                // dim3(threads, 1, 1)
+  CHECK(l[1].block == rows(std::nullopt, 4));             // dim3(threads, 4)
+  CHECK(l[2].block == rows(16, std::nullopt));            // dim3(16, rows)
+  CHECK(l[3].block == rows(std::nullopt));                // an unsigned expression
+  CHECK(l[4].block == rows(std::nullopt));                // a size_t reference parameter
+  CHECK(!l[5].block.any_known());                         // a dim3 parameter
+  CHECK(!l[6].block.any_known());                         // a member: its type is not read
+  CHECK(!l[7].block.any_known());
+  CHECK(!l[8].block.any_known());                         // a call's result
+  CHECK(!l[9].block.any_known());                         // a dim3 copied from a dim3 parameter
+  CHECK(!l[10].block.any_known());                        // auto: its type is not read
+  CHECK(!l[11].block.any_known());                        // a lambda's dim3 parameter hides `threads`
+  CHECK(l[12].block == rows(std::nullopt));               // dim3(threads) of an unsigned
+  for (const HostLaunch& x : l) CHECK(!x.not_constant.empty());
+  CHECK(l[0].block.text() == "(?, 1, 1)");
 }
 
 TEST_CASE("host launches: line markers place each launch and skip system headers", "[ptx][cuda-source]") {
@@ -105,7 +159,7 @@ TEST_CASE("host launches: line markers place each launch and skip system headers
   REQUIRE(l.size() == 1);
   CHECK(l[0].file == "src/app.cu");
   CHECK(l[0].line == 42);
-  CHECK(l[0].block == dims(96));
+  CHECK(l[0].block == block(96));
 }
 
 TEST_CASE("kernel definitions: names, parameter names and lines", "[ptx][cuda-source]") {

@@ -159,6 +159,43 @@ bool follows(const lp::ptx::CompiledModule& m, const lp::ptx::Site& s, const std
   return true;
 }
 
+/// Whether an access conflicts or leaves its buffer in some warp of a one-block launch: every warp
+/// of `block`, the access's address terms at those extents, the other unknowns (the buffer's base) 0.
+Truth block_truth(const lp::ptx::CompiledModule& m, const lp::ptx::Site& s, const lp::hw::SmemInstr& instr,
+                  const std::array<int64_t, 3>& block) {
+  const auto& P = m.analysis.pool;
+  lp::term::Evaluator ev(P);
+  std::optional<VarId> warp;
+  for (VarId v : P.vars_of(s.address)) {
+    const std::string& n = P.var(v).name;
+    if (n == "warp") warp = v;
+    for (size_t d = 0; d < 3; ++d)
+      if (n == std::string("ntid.") + "xyz"[d]) ev.set(v, static_cast<uint64_t>(block[d]));
+  }
+  const int64_t extent = static_cast<int64_t>(*P.const_value(s.extent));
+  Truth truth{false, true};
+  const int64_t threads = block[0] * block[1] * block[2];
+  for (int64_t w = 0; w * 32 < threads; ++w) {
+    if (warp) ev.set(*warp, static_cast<uint64_t>(w));
+    std::vector<int64_t> addrs(32, 0);
+    lp::hw::LaneMask mask = 0;
+    for (int lane = 0; lane < 32; ++lane) {
+      if (w * 32 + lane >= threads) continue;
+      ev.set(P.lane_var(), static_cast<uint64_t>(lane));
+      const int64_t off = static_cast<int64_t>(ev.eval(s.address));
+      addrs[static_cast<size_t>(lane)] = off;
+      mask |= lp::hw::LaneMask{1} << lane;
+      truth.inside = truth.inside && off >= 0 && off + s.bytes <= extent;
+    }
+    for (int lane = 0; lane < 32; ++lane)
+      if (!((mask >> lane) & 1)) addrs[static_cast<size_t>(lane)] = addrs[static_cast<size_t>(__builtin_ctz(mask))];
+    bool in_memory = true;
+    for (int64_t v : addrs) in_memory = in_memory && v >= 0 && v + s.bytes <= kArch.max_smem_bytes_per_block;
+    if (in_memory && !lp::hw::smem_access_cost(kArch, instr, addrs, mask).conflict_free) truth.conflict = true;
+  }
+  return truth;
+}
+
 }  // namespace
 
 TEST_CASE("launch domain: verdicts at the stated launches equal a brute force over them", "[ptx][launch]") {
@@ -307,21 +344,6 @@ TEST_CASE("launch domain: the weakest launch condition of each launch-dependent 
         const auto& s = m->site(k, a);
         const lp::SymbolicAccess acc = lp::rules::symbolic_access(*m, k, a);
         const lp::SymbolicResult r = lp::decide_symbolic_access(acc, lp::Engine::Auto, {});
-        const auto& P = m->analysis.pool;
-        // The address of a lane of a warp at a block, the other unknowns (the buffer's base) 0.
-        auto at = [&](int64_t warp, int lane, const std::array<int64_t, 3>& block) {
-          lp::term::Evaluator ev(P);
-          for (VarId v : P.vars_of(s.address)) {
-            const std::string& n = P.var(v).name;
-            if (n == "warp") ev.set(v, static_cast<uint64_t>(warp));
-            if (n == "ntid.x") ev.set(v, static_cast<uint64_t>(block[0]));
-            if (n == "ntid.y") ev.set(v, static_cast<uint64_t>(block[1]));
-            if (n == "ntid.z") ev.set(v, static_cast<uint64_t>(block[2]));
-          }
-          ev.set(P.lane_var(), static_cast<uint64_t>(lane));
-          return static_cast<int64_t>(ev.eval(s.address));
-        };
-        const int64_t extent = static_cast<int64_t>(*P.const_value(s.extent));
         for (auto [p, name] : {std::pair{&r.conflicts, "conflicts"}, std::pair{&r.bounds, "bounds"}}) {
           INFO(a.what << " " << name);
           REQUIRE(p->verdict != lp::Verdict::Unknown);
@@ -346,26 +368,8 @@ TEST_CASE("launch domain: the weakest launch condition of each launch-dependent 
               const std::array<int64_t, 3> b{x, y, 1};
               if (!admits(b)) continue;
               ++admitted;
-              // Every warp of the block at the buffer's base 0 (the address terms at those values).
-              bool conflict = false, inside = true;
-              const int64_t threads = x * y;
-              for (int64_t w = 0; w * 32 < threads; ++w) {
-                std::vector<int64_t> addrs(32, 0);
-                lp::hw::LaneMask mask = 0;
-                for (int lane = 0; lane < 32; ++lane) {
-                  if (w * 32 + lane >= threads) continue;
-                  const int64_t off = at(w, lane, b);
-                  addrs[static_cast<size_t>(lane)] = off;
-                  mask |= lp::hw::LaneMask{1} << lane;
-                  inside = inside && off >= 0 && off + s.bytes <= extent;
-                }
-                for (int lane = 0; lane < 32; ++lane)
-                  if (!((mask >> lane) & 1)) addrs[static_cast<size_t>(lane)] = addrs[static_cast<size_t>(__builtin_ctz(mask))];
-                bool in_memory = true;
-                for (int64_t v : addrs) in_memory = in_memory && v >= 0 && v + s.bytes <= kArch.max_smem_bytes_per_block;
-                if (in_memory && !lp::hw::smem_access_cost(kArch, *a.instr, addrs, mask).conflict_free) conflict = true;
-              }
-              CHECK((std::string(name) == "conflicts" ? !conflict : inside));
+              const Truth truth = block_truth(*m, s, *a.instr, b);
+              CHECK((std::string(name) == "conflicts" ? !truth.conflict : truth.inside));
             }
           CHECK(admitted > 0);
           // The witness is a legal launch, outside the condition.
@@ -380,6 +384,78 @@ TEST_CASE("launch domain: the weakest launch condition of each launch-dependent 
     }
   }
   CHECK(conditions >= 4);
+}
+
+TEST_CASE("launch domain: a host launch that knows some extents fixes them and leaves the others free; verdicts equal a "
+          "brute force over the free ones",
+          "[ptx][launch]") {
+  // launched_elsewhere reads tid.y, so with no launch its block may have rows. Its translation
+  // unit launching it as `<<<grid, threads>>>` with `int threads` (or `dim3(threads, 1, 1)`) makes
+  // it one-dimensional; `dim3(threads, 4)` fixes y; `dim3(16, rows)` fixes x.
+  using Known = std::array<std::optional<int64_t>, 3>;
+  int decided = 0, conditions = 0;
+  for (const Known& known : {Known{std::nullopt, 1, 1}, Known{std::nullopt, 4, 1}, Known{16, std::nullopt, 1}}) {
+    lp::cuda::HostLaunch h;
+    h.kernel = "launched_elsewhere";
+    h.block = lp::hw::BlockExtents{known};
+    lp::ptx::FrontEndInputs inputs;
+    inputs.host_launches = std::vector<lp::cuda::HostLaunch>{h};
+    const auto m = compiled(kDir + "launch_elsewhere.ptx", inputs);
+    // The legal blocks the launch admits.
+    std::vector<std::array<int64_t, 3>> blocks;
+    for (int64_t x = 1; x <= 1024; ++x)
+      for (int64_t y = 1; x * y <= 1024; ++y) {
+        const std::array<int64_t, 3> b{x, y, 1};
+        bool fits = true;
+        for (size_t d = 0; d < 3; ++d) fits = fits && (!known[d] || *known[d] == b[d]);
+        if (fits) blocks.push_back(b);
+      }
+    for (const auto& k : m->kernels) {
+      INFO(k.launch);
+      REQUIRE(k.launch.find(h.block.text()) != std::string::npos);
+      for (const auto& a : k.accesses) {
+        const auto& s = m->site(k, a);
+        const lp::SymbolicAccess acc = lp::rules::symbolic_access(*m, k, a);
+        // The known extents are constants, the others free.
+        for (size_t d = 0; d < 3; ++d) CHECK(acc.free_extents[d].has_value() == !known[d]);
+        const lp::SymbolicResult r = lp::decide_symbolic_access(acc, lp::Engine::Auto, {});
+        std::vector<Truth> truths;
+        for (const auto& b : blocks) truths.push_back(block_truth(*m, s, *a.instr, b));
+        for (auto [p, of_conflicts] : {std::pair{&r.conflicts, true}, std::pair{&r.bounds, false}}) {
+          const bool conflicts = of_conflicts;  // clang 14 cannot capture a structured binding
+          INFO(a.what << (conflicts ? " conflicts" : " bounds") << " with block " << h.block.text());
+          REQUIRE(p->verdict != lp::Verdict::Unknown);
+          ++decided;
+          auto holds = [&](const Truth& t) { return conflicts ? !t.conflict : t.inside; };
+          const bool everywhere = std::all_of(truths.begin(), truths.end(), holds);
+          CHECK((p->verdict == lp::Verdict::Proven) == everywhere);
+          if (p->verdict != lp::Verdict::Refuted) continue;
+          // The witness's block is one the launch admits.
+          std::array<int64_t, 3> wb{known[0].value_or(1), known[1].value_or(1), known[2].value_or(1)};
+          for (const auto& [n, v] : p->witness->uniforms)
+            for (size_t d = 0; d < 3; ++d)
+              if (n == std::string("ntid.") + "xyz"[d]) wb[d] = v;
+          CHECK(std::find(blocks.begin(), blocks.end(), wb) != blocks.end());
+          CHECK_FALSE(holds(block_truth(*m, s, *a.instr, wb)));
+          if (!p->holds_when) continue;
+          ++conditions;
+          // The condition holds at every block it admits.
+          for (size_t i = 0; i < blocks.size(); ++i) {
+            bool admitted = true;
+            for (const auto& [v, dom] : p->holds_when->narrowed)
+              for (size_t d = 0; d < 3; ++d)
+                if (acc.free_extents[d] == v) {
+                  const uint64_t x = static_cast<uint64_t>(blocks[i][d]);
+                  admitted = admitted && x >= dom.lo && x <= dom.hi && (x & ((uint64_t{1} << dom.align_log2) - 1)) == 0;
+                }
+            if (admitted) CHECK(holds(truths[i]));
+          }
+        }
+      }
+    }
+  }
+  CHECK(decided >= 12);
+  CHECK(conditions >= 2);
 }
 
 TEST_CASE("launch domain: a launch stated in a comment, in [ptx.launch] and with --launch gives the same verdicts", "[ptx][launch]") {

@@ -5,6 +5,7 @@
 #include <map>
 #include <random>
 
+#include "frontend/term/LaneOrder.h"
 #include "frontend/term/Term.h"
 #include "solver/SymbolicAccess.h"
 
@@ -227,4 +228,93 @@ TEST_CASE("terms: an evaluator kept across lanes and values gives what a fresh o
       }
     }
   }
+}
+
+TEST_CASE("terms: what the lane order and one-run shapes claim holds at every lane of random values", "[ptx][terms]") {
+  // Random terms over the lane, a warp, a block extent and full-range unknowns, built as thread
+  // indices and their thresholds are (sums, products, shifts, divisions, selections, wrap-around
+  // included); each claim of lane_order and one_run_by_shape is checked on all 32 lanes at random
+  // values of the others. The claims must be made often enough to matter.
+  std::mt19937_64 rng(20261129);
+  int ordered = 0, increasing = 0, runs = 0, refused = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    TermPool P;
+    std::vector<lp::term::VarId> vars;
+    for (auto [lo, hi] : {std::pair<uint64_t, uint64_t>{1, 1024}, {0, 31}, {0, 0xffffffffull}, {0, 64}}) {
+      lp::term::VarInfo info;
+      info.name = "v" + std::to_string(vars.size());
+      info.lo = lo, info.hi = hi;
+      vars.push_back(P.new_var(info));
+    }
+    auto var = [&](size_t k) { return P.var_term(vars[k]); };
+    std::vector<TermId> pool = {P.lane(), P.add(P.mul(var(1), P.constant(32, 32)), P.lane()), var(0), var(1), var(2), var(3),
+                                P.constant(8, 32), P.constant(0, 32), P.constant(3, 32)};
+    auto pick = [&] { return pool[rng() % pool.size()]; };
+    for (int step = 0; step < 8; ++step) {
+      const TermId a = pick(), b = pick();
+      switch (rng() % 9) {
+        case 0: pool.push_back(P.add(a, b)); break;
+        case 1: pool.push_back(P.mul(a, b)); break;
+        case 2: pool.push_back(P.shl(a, P.constant(rng() % 6, 32))); break;
+        case 3: pool.push_back(P.lshr(a, b)); break;
+        case 4: pool.push_back(P.udiv(a, b)); break;
+        case 5: pool.push_back(P.urem(a, b)); break;
+        case 6: pool.push_back(P.ite(P.ult(var(3), P.constant(9, 32)), a, b)); break;
+        case 7: pool.push_back(P.sub(a, b)); break;
+        default: pool.push_back(P.bit_xor(a, b)); break;
+      }
+    }
+    std::vector<TermId> conds;
+    for (int k = 0; k < 6; ++k) {
+      const TermId a = pick(), b = pick();
+      TermId c = rng() % 2 ? P.ult(a, b) : P.slt(a, b);
+      if (rng() % 3 == 0) c = P.bit_not(c);
+      conds.push_back(c);
+    }
+    conds.push_back(P.bit_and(conds[0], conds[1]));
+    for (int sample = 0; sample < 8; ++sample) {
+      lp::term::Evaluator ev(P);
+      for (lp::term::VarId v : vars) {
+        const auto& info = P.var(v);
+        ev.set(v, info.lo + (rng() % 4 == 0 ? (rng() % 2 ? 0 : info.hi - info.lo) : rng() % (info.hi - info.lo + 1)));
+      }
+      auto at = [&](TermId t, int lane) {
+        ev.set(P.lane_var(), static_cast<uint64_t>(lane));
+        return ev.eval(t);
+      };
+      for (TermId t : pool) {
+        const lp::term::LaneOrder o = lp::term::lane_order(P, t);
+        if (o == lp::term::LaneOrder::Unknown) continue;
+        INFO("term " << P.print(t));
+        for (int lane = 0; lane + 1 < 32; ++lane) {
+          const uint64_t x = at(t, lane), y = at(t, lane + 1);
+          if (o == lp::term::LaneOrder::Constant) CHECK(x == y);
+          if (o == lp::term::LaneOrder::NonDecreasing) CHECK(x <= y);
+          if (o == lp::term::LaneOrder::Increasing) CHECK(x < y);
+        }
+        ordered += o != lp::term::LaneOrder::Constant;
+        increasing += o == lp::term::LaneOrder::Increasing;
+      }
+      for (TermId c : conds) {
+        if (!lp::term::one_run_by_shape(P, c)) {
+          ++refused;
+          continue;
+        }
+        INFO("condition " << P.print(c));
+        int first = -1, last = -1, count = 0;
+        for (int lane = 0; lane < 32; ++lane)
+          if (at(c, lane)) {
+            if (first < 0) first = lane;
+            last = lane;
+            ++count;
+          }
+        CHECK((count == 0 || count == last - first + 1));
+        runs += P.lane_dependent(c);
+      }
+    }
+  }
+  CHECK(ordered > 500);
+  CHECK(increasing > 200);
+  CHECK(runs > 200);
+  CHECK(refused > 200);
 }
