@@ -264,6 +264,36 @@ bool sampled_collision(const SymbolicAccess& narrowed, const SymbolicWitness& se
 
 }  // namespace
 
+Outcome decide_one_value(const SymbolicAccess& access, const std::vector<term::TermId>& stored, const SolverLimits& limits) {
+  const Stopwatch clock;
+  const TermPool& P = *access.pool;
+  Outcome o;
+  o.engine = Engine::Z3;
+  o.verdict = Verdict::Unknown;
+  if (stored.empty() || std::any_of(stored.begin(), stored.end(), [&](term::TermId t) { return P.lane_dependent(t); })) {
+    o.reason = "the lanes' data is not one lane-free value";
+    return o;
+  }
+  try {
+    symbolic_detail::renew_context();
+    z3::context& ctx = symbolic_detail::shared_context(limits);
+    Z3Terms T(ctx, P, access.narrowed);
+    z3::solver s = symbolic_detail::bit_vector_solver(ctx, limits);
+    const int li = Z3Terms::symbolic(0), lj = Z3Terms::symbolic(1);
+    z3::expr differs = ctx.bool_val(false);
+    for (term::TermId t : stored) differs = differs || T.at(t, li) != T.at(t, lj);
+    s.add(z3::ult(T.lane_var(0), T.lane_var(1)) && z3::ult(T.lane_var(1), ctx.bv_val(hw::kWarpLanes, 32)) && differs);
+    s.add(T.domains());
+    if (checked_check(s, &o.reason) == z3::unsat) o.verdict = Verdict::Proven;
+  } catch (const BudgetExhausted& e) {
+    o.reason = e.what();
+  } catch (const z3::exception& e) {
+    o.reason = e.msg();
+  }
+  o.time_ms = clock.elapsed_ms();
+  return o;
+}
+
 LaneOverlap lane_overlap_of_twin(const SymbolicAccess& access, const LaneOverlap& decided) {
   if (decided.verdict != Verdict::Refuted) return decided;
   const Stopwatch clock;

@@ -56,6 +56,13 @@ LaneOverlapKey lane_overlap_key(const SymbolicAccess& access);
 /// block extents and no stated launch is searched for the launch condition that proves it.
 LaneOverlap decide_lane_overlap(const SymbolicAccess& access, Engine engine, const SolverLimits& limits);
 
+/// Whether every lane of a write writes the same values (`stored`: one term per element of the
+/// store, as ptx::Site::stored): then lanes that share an address write the same bytes, and which
+/// one lands last does not matter. Proven where Z3 finds no two lanes and uniform values at which
+/// an element differs; unknown otherwise (lane-dependent or unknown data: the collision question
+/// decides those writes).
+Outcome decide_one_value(const SymbolicAccess& access, const std::vector<term::TermId>& stored, const SolverLimits& limits);
+
 /// The verdict of `decided` (an access with the same lane_overlap_key) for `access`: the same
 /// proof or unknown; a refutation re-checked on `access`'s own warp at the witness's values (the
 /// unknowns `access` depends on), unknown when that warp does not show it.

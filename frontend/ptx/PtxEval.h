@@ -83,6 +83,10 @@ struct Site {
   /// model lacks (term::VarInfo::loaded_data).
   bool unknown_is_data = false;
   std::string note;          ///< extra information (cp.async's source size, ...)
+  /// The values a st.shared writes at each lane, one term per element (of a vector store):
+  /// lanes that write one address write the same bytes where every one is lane-free (LP016).
+  /// Empty for loads and for writes whose data is not a register operand (cp.async, stmatrix).
+  std::vector<term::TermId> stored;
   std::optional<std::string> symbol;   ///< the shared symbol addressed, when exactly one
   std::optional<int64_t> symbol_bytes; ///< its size; nullopt for dynamic shared memory
   std::optional<term::VarId> symbol_base;

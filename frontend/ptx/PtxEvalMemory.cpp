@@ -195,6 +195,14 @@ void KernelEval::memory(const Frame& fr, State& s, const Instruction& ins, std::
   } else if (shared_addr) {
     if (atomic) record(s, ins, SiteKind::Atomic, "", bytes, *shared_addr, guard);
     else record(s, ins, SiteKind::PerLane, catalog_name(load, bytes), bytes, *shared_addr, guard);
+    if (op == "st" && probing_ == 0 && !ins.operands.empty()) {
+      const Operand& data = ins.operands.back();
+      std::vector<TermId>& stored = out_.sites.back().stored;
+      if (data.kind == Operand::Kind::Vector)
+        for (const Operand& e : data.elems) stored.push_back(get(fr, s, e, elem_bits));
+      else if (data.kind == Operand::Kind::Register || data.kind == Operand::Kind::Immediate)
+        stored.push_back(get(fr, s, data, elem_bits));
+    }
   }
   if (!writes_first_operand(ins)) return;
   // A load from a warp-uniform address gives every lane the same value; local memory is

@@ -386,7 +386,7 @@ TEST_CASE("launch domain: the weakest launch condition of each launch-dependent 
   CHECK(conditions >= 4);
 }
 
-TEST_CASE("launch domain: a host launch that knows some extents fixes them and leaves the others free; verdicts equal a "
+TEST_CASE("launch domain: a host launch that knows some extents fixes them and leaves the others free, and its verdicts equal a "
           "brute force over the free ones",
           "[ptx][launch]") {
   // launched_elsewhere reads tid.y, so with no launch its block may have rows. Its translation
