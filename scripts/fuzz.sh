@@ -13,7 +13,7 @@ seconds=${FUZZ_SECONDS:-20}
 max_len=${FUZZ_MAX_LEN:-4096}
 cxx=${FUZZ_CXX:-clang++-14}
 all=(layout_cute layout_cpp layout_tirx layout_descriptor tiler annotations_lp annotations_cu annotations_py config baseline findings ptx
-     compile_database sass)
+     compile_database sass host_launches)
 read -r -a targets <<<"${FUZZ_TARGETS:-${all[*]}}"
 
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLP_FUZZ=ON -DCMAKE_CXX_COMPILER="$cxx" >/dev/null

@@ -688,7 +688,10 @@ class HostCode {
     why.clear();
     if (!block) l.not_constant = "the launch's block is not given";
     else if (auto exact = shape(block->first, block->second, use, why)) l.block = hw::BlockExtents::exactly(*exact);
-    else l.block = known_extents(block->first, block->second, use, 0).value_or(hw::BlockExtents{}), l.not_constant = why;
+    else {
+      l.block = known_extents(block->first, block->second, use, 0).value_or(hw::BlockExtents{});
+      l.not_constant = why;
+    }
     if (!smem) {
       l.dynamic_smem = 0;
     } else {

@@ -352,6 +352,10 @@ class LaunchResolver {
   std::string impossible_block(const Function& f, const hw::BlockExtents& b) const {
     const hw::LaunchLimits& L = out_.arch->launch;
     for (size_t d = 0; d < 3; ++d)
+      if (b.extent[d] && *b.extent[d] < 1)
+        return fmt::format("block {} has {} = {}; a block's extents are at least 1 (the launch fails)", b.text(),
+                           std::string("xyz").substr(d, 1), *b.extent[d]);
+    for (size_t d = 0; d < 3; ++d)
       if (b.extent[d] && *b.extent[d] > L.max_block_dim[d])
         return fmt::format("block {} has {} = {}; {} allows at most {}", b.text(), std::string("xyz").substr(d, 1),
                            *b.extent[d], out_.arch->name, L.max_block_dim[d]);

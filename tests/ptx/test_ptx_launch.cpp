@@ -456,6 +456,18 @@ TEST_CASE("launch domain: a host launch that knows some extents fixes them and l
   }
   CHECK(decided >= 12);
   CHECK(conditions >= 2);
+  // A known extent no GPU runs (`<<<1, 0>>>`, `dim3(n, 2048)`) is a launch problem, not a launch.
+  for (const lp::hw::BlockExtents& impossible : {lp::hw::BlockExtents{{0, 1, 1}}, lp::hw::BlockExtents{{std::nullopt, 2048, 1}}}) {
+    lp::cuda::HostLaunch h;
+    h.kernel = "launched_elsewhere";
+    h.block = impossible;
+    lp::ptx::FrontEndInputs inputs;
+    inputs.host_launches = std::vector<lp::cuda::HostLaunch>{h};
+    const auto m = compiled(kDir + "launch_elsewhere.ptx", inputs);
+    REQUIRE(m->launch_problems.size() == 1);
+    CHECK(m->launch_problems[0].message.find(impossible.text()) != std::string::npos);
+    CHECK(m->kernels[0].launch.find("any legal launch") != std::string::npos);
+  }
 }
 
 TEST_CASE("launch domain: a launch stated in a comment, in [ptx.launch] and with --launch gives the same verdicts", "[ptx][launch]") {
