@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <fmt/format.h>
 
@@ -13,6 +15,7 @@ namespace lp {
 namespace {
 
 thread_local Budget tl_budget;
+constexpr int64_t kTrimIntervalMs = 100;
 thread_local unsigned tl_calls = 0;
 
 [[noreturn]] void out_of_time_error(const Budget& b) { throw BudgetExhausted(b.deadline_name + " was spent"); }
@@ -93,6 +96,11 @@ uint64_t resident_bytes() {
 uint64_t resident_bytes_held(uint64_t threshold) {
   const uint64_t resident = resident_bytes();
   if (resident <= threshold) return resident;
+  // malloc_trim walks every arena: at most once per 100 ms, the plain reading in between.
+  static std::atomic<int64_t> last_trim_ms{-kTrimIntervalMs};
+  const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now().time_since_epoch()).count();
+  int64_t last = last_trim_ms.load();
+  if (now - last < kTrimIntervalMs || !last_trim_ms.compare_exchange_strong(last, now)) return resident;
   malloc_trim(0);
   return resident_bytes();
 }
