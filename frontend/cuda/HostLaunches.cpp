@@ -49,19 +49,23 @@ class HostCode {
         if (!p.empty() && T_.files[f].rfind(p, 0) == 0) user_[f] = false;
     }
     scan_declarations();
+    pointers_.emplace(t_, match_, block_of_);
   }
 
   std::vector<HostLaunch> launches() {
     std::vector<HostLaunch> out;
     for (size_t i = 0; i < t_.size(); ++i) {
       if (!user_[static_cast<size_t>(t_[i].file)]) continue;
-      if (t_[i].is("<<<")) {
-        if (auto l = chevron_launch(i)) out.push_back(std::move(*l));
-      } else if (t_[i].kind == Token::Kind::Identifier &&
-                 (t_[i].is("cudaLaunchKernel") || t_[i].is("cudaLaunchCooperativeKernel") || t_[i].is("cudaLaunchKernelEx")) &&
-                 i + 1 < t_.size() && (t_[i + 1].is("(") || t_[i + 1].is("<"))) {
-        if (auto l = api_launch(i)) out.push_back(std::move(*l));
-      }
+      std::optional<HostLaunch> l;
+      if (t_[i].is("<<<")) l = chevron_launch(i);
+      else if (t_[i].kind == Token::Kind::Identifier &&
+               (t_[i].is("cudaLaunchKernel") || t_[i].is("cudaLaunchCooperativeKernel") || t_[i].is("cudaLaunchKernelEx")) &&
+               i + 1 < t_.size() && (t_[i + 1].is("(") || t_[i + 1].is("<")))
+        l = api_launch(i);
+      // A launch through a function pointer starts each kernel assigned to it.
+      const auto kernels = l ? pointers_->targets(l->kernel, i) : std::nullopt;
+      if (l && !kernels) out.push_back(std::move(*l));
+      for (const std::string& k : kernels.value_or(std::vector<std::string>{})) out.push_back(*l), out.back().kernel = k;
     }
     return out;
   }
@@ -783,6 +787,7 @@ class HostCode {
   std::vector<size_t> block_of_;  ///< enclosing_block of each token
   std::vector<bool> user_;
   std::map<std::string, std::vector<Declaration>> decls_;
+  std::optional<detail::KernelPointers> pointers_;
 };
 
 }  // namespace

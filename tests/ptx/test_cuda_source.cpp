@@ -151,6 +151,45 @@ void run(float* p, unsigned threads, const size_t& n, dim3 given, Config c, int 
   CHECK(l[0].block.text() == "(?, 1, 1)");
 }
 
+TEST_CASE("host launches: a launch through a function pointer starts each kernel assigned to it", "[ptx][cuda-source]") {
+  // cuda-samples' transpose chooses its kernel this way; a pointer whose address is taken or that
+  // is assigned anything but a kernel launches nothing the reader can name.
+  const auto l = launches(R"(
+__global__ void a(float*);
+__global__ void b(float*);
+template <int N> __global__ void c(float*);
+void (*pick())(float*);
+void run(float* p, int which) {
+  void (*kernel)(float*) = &a;
+  if (which) kernel = b;
+  else kernel = &c<16>;
+  if (kernel == &a) p = nullptr;
+  dim3 threads(32, 8);
+  kernel<<<1, threads>>>(p);
+  void (*other)(float*) = &a;
+  void (**alias)(float*) = &other;
+  other<<<1, 64>>>(p);
+  void (*table)(float*);
+  table = pick();
+  table<<<1, 64>>>(p);
+  void* args[] = {&p};
+  cudaLaunchKernel((const void*)kernel, dim3(1), dim3(128), args, 0, 0);
+}
+void direct(float* p) { a<<<1, 32>>>(p); }
+)");
+  REQUIRE(l.size() == 7);
+  const std::vector<std::string> kernels = {"a", "b", "c<16>"};
+  for (size_t k = 0; k < 3; ++k) {
+    CHECK(l[k].kernel == kernels[k]);
+    CHECK(l[k].block == block(32, 8));
+    CHECK(l[k].line == 12);
+    CHECK(l[3 + k].kernel == kernels[k]);
+    CHECK(l[3 + k].block == block(128));
+  }
+  CHECK(l[6].kernel == "a");
+  CHECK(l[6].block == block(32));
+}
+
 TEST_CASE("host launches: line markers place each launch and skip system headers", "[ptx][cuda-source]") {
   const std::string pre = "# 1 \"/usr/include/x.h\" 1 3\nvoid f() { k<<<1, 32>>>(); }\n"
                           "# 5 \"/tk/include/cuda_runtime.h\"\nvoid g() { k<<<1, 64>>>(); }\n"
