@@ -23,6 +23,11 @@ bool partners_match(const std::vector<int64_t>& addresses, int partner_mask, Lan
   return true;
 }
 
+// The first and last bank word one access at `address` covers (words_of, without a vector).
+std::pair<int64_t, int64_t> word_span(const Arch& arch, const SmemInstr& instr, int64_t address) {
+  return {address / arch.bank_bytes, (address + instr.bytes - 1) / arch.bank_bytes};
+}
+
 PhaseCost phase_cost(const Arch& arch, const SmemInstr& instr, const std::vector<int64_t>& addresses,
                      std::vector<int> lanes, LaneMask active) {
   // Every (bank, word) the active lanes access, sorted: each bank's accesses are one run, its
@@ -31,10 +36,9 @@ PhaseCost phase_cost(const Arch& arch, const SmemInstr& instr, const std::vector
   hits.clear();
   for (int lane : lanes) {
     if (!((active >> lane) & 1)) continue;
-    // validated: no overflow, inside smem (words_of's words)
-    const int64_t address = addresses[static_cast<size_t>(lane)];
-    for (int64_t w = address / arch.bank_bytes; w <= (address + instr.bytes - 1) / arch.bank_bytes; ++w)
-      hits.emplace_back(static_cast<int>(w % arch.banks), w);
+    // validated: no overflow, inside smem
+    const auto [first, last] = word_span(arch, instr, addresses[static_cast<size_t>(lane)]);
+    for (int64_t w = first; w <= last; ++w) hits.emplace_back(static_cast<int>(w % arch.banks), w);
   }
   std::sort(hits.begin(), hits.end());
   PhaseCost cost;
@@ -78,8 +82,9 @@ void add_read_side(const Arch& arch, const SmemInstr& instr, const std::vector<i
 }  // namespace
 
 std::vector<int64_t> words_of(const Arch& arch, const SmemInstr& instr, int64_t address) {
+  const auto [first, last] = word_span(arch, instr, address);
   std::vector<int64_t> words;
-  for (int64_t w = address / arch.bank_bytes; w <= (address + instr.bytes - 1) / arch.bank_bytes; ++w) words.push_back(w);
+  for (int64_t w = first; w <= last; ++w) words.push_back(w);
   return words;
 }
 

@@ -145,31 +145,28 @@ class StoreCollisionRule : public Rule {
   static void check_compiled(const FileContext& ctx, FindingSink& sink) {
     const ptx::CompiledModule& m = *ctx.compiled;
     std::vector<std::pair<const ptx::KernelFacts*, const ptx::AccessFact*>> writes;
-    const term::TermPool& P = m.analysis.pool;
+    std::vector<SymbolicAccess> accesses;
     for (const ptx::KernelFacts& k : m.kernels)
       for (const ptx::AccessFact& a : k.accesses) {
         if (a.unknown || !a.instr || !writes_shared(*a.instr)) continue;
+        SymbolicAccess access = symbolic_access(m, k, a);
         // Lanes that write one lane-free value write the same bytes wherever they meet (a flag
         // every thread sets, a zero every thread stores): that obligation, when Z3 proves it,
         // replaces the collision question.
-        const std::vector<term::TermId>& stored = m.site(k, a).stored;
-        if (!stored.empty() && std::none_of(stored.begin(), stored.end(), [&](term::TermId t) { return P.lane_dependent(t); })) {
-          const Outcome one = decide_one_value(symbolic_access(m, k, a), stored, ctx.config.limits);
-          if (one.verdict == Verdict::Proven) {
-            sink.obligation_at(a.at.loc, a.what + " writes one value from every lane", true, one.time_ms, proof_of(one));
-            continue;
-          }
+        const Outcome one = decide_one_value(access, m.site(k, a).stored, ctx.config.limits);
+        if (one.verdict == Verdict::Proven) {
+          sink.obligation_at(a.at.loc, a.what + " writes one value from every lane", true, one.time_ms, proof_of(one));
+          continue;
         }
         writes.emplace_back(&k, &a);
+        accesses.push_back(std::move(access));
       }
     // Writes of one kernel whose addresses differ by a lane-free amount are decided once
     // (lane_overlap_key).
-    std::vector<SymbolicAccess> accesses;
     std::vector<size_t> decided_by(writes.size()), firsts;
     std::map<std::pair<const ptx::KernelFacts*, LaneOverlapKey>, size_t> first_of;
     for (size_t i = 0; i < writes.size(); ++i) {
-      accesses.push_back(symbolic_access(m, *writes[i].first, *writes[i].second));
-      const auto [it, fresh] = first_of.emplace(std::pair{writes[i].first, lane_overlap_key(accesses.back())}, i);
+      const auto [it, fresh] = first_of.emplace(std::pair{writes[i].first, lane_overlap_key(accesses[i])}, i);
       decided_by[i] = it->second;
       if (fresh) firsts.push_back(i);
     }

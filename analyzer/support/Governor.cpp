@@ -15,8 +15,8 @@ namespace lp {
 namespace {
 
 thread_local Budget tl_budget;
-constexpr int64_t kTrimIntervalMs = 100;
 thread_local unsigned tl_calls = 0;
+constexpr int64_t kTrimIntervalMs = 100;
 
 [[noreturn]] void out_of_time_error(const Budget& b) { throw BudgetExhausted(b.deadline_name + " was spent"); }
 

@@ -33,9 +33,9 @@ bool arithmetic_word(const std::string& word);
 class KernelPointers {
  public:
   KernelPointers(const std::vector<Token>& t, const std::vector<size_t>& match, const std::vector<size_t>& block_of);
-  /// The kernels a launch through `name` at token `use` starts: nullopt when `name` is no pointer
-  /// visible there; empty when what it holds is not read.
-  std::optional<std::vector<std::string>> targets(const std::string& name, size_t use) const;
+  /// The kernels a launch naming `name` at token `use` starts: `name` itself unless it is a pointer
+  /// visible there; else the kernels assigned to it, none when what it holds is not read.
+  std::vector<std::string> launched(const std::string& name, size_t use) const;
 
  private:
   struct Pointer {

@@ -62,10 +62,12 @@ class HostCode {
                (t_[i].is("cudaLaunchKernel") || t_[i].is("cudaLaunchCooperativeKernel") || t_[i].is("cudaLaunchKernelEx")) &&
                i + 1 < t_.size() && (t_[i + 1].is("(") || t_[i + 1].is("<")))
         l = api_launch(i);
+      if (!l) continue;
       // A launch through a function pointer starts each kernel assigned to it.
-      const auto kernels = l ? pointers_->targets(l->kernel, i) : std::nullopt;
-      if (l && !kernels) out.push_back(std::move(*l));
-      for (const std::string& k : kernels.value_or(std::vector<std::string>{})) out.push_back(*l), out.back().kernel = k;
+      for (const std::string& k : pointers_->launched(l->kernel, i)) {
+        out.push_back(*l);
+        out.back().kernel = k;
+      }
     }
     return out;
   }
@@ -228,16 +230,19 @@ class HostCode {
     }
   }
 
+  // The declarations of `name` visible at token `use`: the first, and how many there are.
+  std::pair<const Declaration*, int> declarations_at(const std::string& name, size_t use) const {
+    std::pair<const Declaration*, int> out{nullptr, 0};
+    if (auto it = decls_.find(name); it != decls_.end())
+      for (const Declaration& d : it->second)
+        if (d.at < use && use <= d.scope_end && out.second++ == 0) out.first = &d;
+    return out;
+  }
+
   // The one declaration of `name` visible at token `use`, or why there is none that is constant.
   const Declaration& visible(const std::string& name, size_t use) const {
-    auto it = decls_.find(name);
-    if (it == decls_.end()) throw NotConstant{fmt::format("'{}' is not a constant the checker can evaluate", name)};
-    const Declaration* found = nullptr;
-    for (const Declaration& d : it->second) {
-      if (d.at >= use || d.scope_end < use) continue;
-      if (found) throw NotConstant{fmt::format("'{}' is declared more than once where it is used", name)};
-      found = &d;
-    }
+    const auto [found, count] = declarations_at(name, use);
+    if (count > 1) throw NotConstant{fmt::format("'{}' is declared more than once where it is used", name)};
     if (!found) throw NotConstant{fmt::format("'{}' is not a constant the checker can evaluate", name)};
     if (!found->is_const && !found->enumerator) unchanged(*found);
     return *found;
@@ -549,7 +554,7 @@ class HostCode {
     return v.v[0];
   }
 
-  // ---- blocks that are not constants: the extents their type and constant parts give ----
+  // ---- blocks that are not constants ----
   // The extents of a block [b, e) that is not a constant: a `dim3(...)` or a dim3 variable
   // declared with arguments gives those of its arguments that are constants; one value of
   // arithmetic type gives (?, 1, 1). Nullopt where the type is not known (a dim3 parameter, a
@@ -614,13 +619,9 @@ class HostCode {
   // (an enumerator, or declared with arithmetic words only) or a parameter of an enclosing
   // function declared so, and not both (a lambda's parameter may hide a local).
   bool arithmetic_variable(const std::string& name, size_t use) const {
-    std::optional<bool> declared;
-    if (auto it = decls_.find(name); it != decls_.end())
-      for (const Declaration& d : it->second) {
-        if (d.at >= use || d.scope_end < use) continue;
-        if (declared) return false;
-        declared = d.enumerator.has_value() || d.arithmetic;
-      }
+    const auto [d, count] = declarations_at(name, use);
+    if (count > 1) return false;
+    const std::optional<bool> declared = d ? std::optional<bool>(d->enumerator.has_value() || d->arithmetic) : std::nullopt;
     std::optional<bool> parameter;
     for (size_t open = enclosing_block(use); open != std::string::npos; open = enclosing_block(open)) {
       if (!function_body(open)) continue;

@@ -59,21 +59,21 @@ KernelPointers::KernelPointers(const std::vector<Token>& t, const std::vector<si
     };
     if (match[k + 2] + 1 < t.size() && t[match[k + 2] + 1].is("=")) assignment(match[k + 2] + 1);
     for (size_t j = match[k + 2] + 1; j < p.scope_end && j < t.size() && p.targets; ++j) {
-      if (!t[j].is(t[k].text) || (j > 0 && (t[j - 1].is(".") || t[j - 1].is("->") || t[j - 1].is("::")))) continue;
-      if (j > 0 && t[j - 1].is("&")) p.targets.reset();
+      if (!t[j].is(t[k].text) || t[j - 1].is(".") || t[j - 1].is("->") || t[j - 1].is("::")) continue;
+      if (t[j - 1].is("&")) p.targets.reset();
       else if (j + 1 < t.size() && t[j + 1].is("=")) assignment(j + 1);
     }
     pointers_[t[k].text].push_back(std::move(p));
   }
 }
 
-std::optional<std::vector<std::string>> KernelPointers::targets(const std::string& name, size_t use) const {
+std::vector<std::string> KernelPointers::launched(const std::string& name, size_t use) const {
   auto it = pointers_.find(name);
-  if (it == pointers_.end()) return std::nullopt;
+  if (it == pointers_.end()) return {name};
   const Pointer* found = nullptr;
   for (const Pointer& p : it->second)
     if (p.at < use && use < p.scope_end && (!found || p.at > found->at)) found = &p;  // the innermost
-  if (!found) return std::nullopt;
+  if (!found) return {name};
   return found->targets.value_or(std::vector<std::string>{});
 }
 

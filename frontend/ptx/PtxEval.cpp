@@ -127,9 +127,10 @@ void KernelEval::setup_threads() {
     if (stated_)
       for (const KernelLaunch& l : *stated_) given[d] = given[d] || l.block.extent[d].has_value();
   }
-  const bool exact = fixed[0] && fixed[1] && fixed[2];
+  int64_t known = 1;  // the product of the fixed extents bounds the others
+  for (const auto& e : fixed) known *= e.value_or(1);
   int64_t max_threads = L.max_threads_per_block;
-  if (exact) max_threads = *fixed[0] * *fixed[1] * *fixed[2];
+  if (fixed[0] && fixed[1] && fixed[2]) max_threads = known;
   else if (kernel_.maxntid) max_threads = std::min(max_threads, product(*kernel_.maxntid));
   max_threads = std::clamp<int64_t>(max_threads, 1, int64_t{1} << 20);
   const int64_t warps = (max_threads + hw::kWarpLanes - 1) / hw::kWarpLanes;
@@ -149,8 +150,6 @@ void KernelEval::setup_threads() {
   multi_d_ = !flat && (fixed[1].value_or(1) > 1 || fixed[2].value_or(1) > 1 || stated_multi_d || reads_tid_yz(kernel_, seen));
   out_.launch.one_dimensional = !multi_d_;
   launch_ok_ = P_.boolean(true);
-  int64_t known = 1;  // the product of the fixed extents bounds the others
-  for (const auto& e : fixed) known *= e.value_or(1);
   bool free = false;
   for (size_t d = 0; d < 3; ++d) {
     if (fixed[d] || (d > 0 && !multi_d_)) {
